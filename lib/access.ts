@@ -1,0 +1,166 @@
+// Who is calling and what they may do. No `Authorization` header: the public role. A bearer
+// access key: that API token, looked up by its HMAC (one GetItem, cached briefly). Anything else:
+// 401. Access keys are stored only as HMAC-SHA-256 hashes under a server-side secret.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { contentTypes, type ContentType } from './content-types.js'
+import { badRequest, forbidden, notFound, unauthorized } from './errors.js'
+import type { SettingsStore, StoredToken } from './storage/settings.js'
+
+export type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'createLocalization'
+export const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
+export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const
+export type TokenType = (typeof TOKEN_TYPES)[number]
+
+/** Every action name a token or role may hold. */
+export function allActions(): string[] {
+  return [
+    ...Object.values(contentTypes).flatMap((type) => actionsOf(type).map((action) => `${type.uid}.${action}`)),
+    LIST_LOCALES,
+  ]
+}
+
+function actionsOf(type: ContentType): Action[] {
+  return type.kind === 'collection'
+    ? ['find', 'findOne', 'create', 'update', 'delete', 'createLocalization']
+    : ['find', 'update', 'delete', 'createLocalization']
+}
+
+/** The public role when none was ever set: read every type, list locales. */
+export function defaultPublicPermissions(): string[] {
+  return [
+    ...Object.values(contentTypes).flatMap((type) =>
+      type.kind === 'collection' ? [`${type.uid}.find`, `${type.uid}.findOne`] : [`${type.uid}.find`],
+    ),
+    LIST_LOCALES,
+  ]
+}
+
+function readOnlyPermissions(): string[] {
+  return [
+    ...Object.values(contentTypes).flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne').map((a) => `${type.uid}.${a}`)),
+    LIST_LOCALES,
+  ]
+}
+
+/** 400 unless every name is a known action; returns them deduplicated. */
+export function checkActions(permissions: unknown): string[] {
+  if (!Array.isArray(permissions) || permissions.some((p) => typeof p !== 'string')) {
+    throw badRequest('permissions must be an array of action names')
+  }
+  const known = new Set(allActions())
+  const unknown = permissions.filter((p) => !known.has(p as string))
+  if (unknown.length > 0) throw badRequest(`Unknown action ${unknown.join(', ')}`, { unknown })
+  return [...new Set(permissions as string[])]
+}
+
+/** The actions a caller holds. */
+export class Caller {
+  constructor(private readonly actions: ReadonlySet<string>) {}
+
+  holds(type: ContentType | undefined, action: string): boolean {
+    return this.actions.has(type === undefined ? action : `${type.uid}.${action}`)
+  }
+
+  /** 403 unless the caller holds at least one of `actions` on `type`. */
+  requireAny(type: ContentType | undefined, ...actions: string[]): void {
+    if (!actions.some((action) => this.holds(type, action))) throw forbidden()
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{20,256})$/
+
+export class AccessService {
+  private publicRole: { caller: Caller; until: number } | undefined
+  private readonly tokens = new Map<string, { caller: Caller; until: number }>()
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly hashSecret: string,
+    private readonly ttlMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The caller behind an `Authorization` header value (401 for an unknown or malformed one). */
+  async identify(authorization: string | undefined): Promise<Caller> {
+    if (authorization === undefined) return this.publicCaller()
+    const match = BEARER.exec(authorization.trim())
+    if (match === null) throw unauthorized()
+    const hash = this.hash(match[1] as string)
+    const now = this.clock()
+    const cached = this.tokens.get(hash)
+    if (cached !== undefined && cached.until > now) return cached.caller
+    const token = await this.store.getTokenByHash(hash)
+    if (token === undefined) throw unauthorized()
+    const caller = new Caller(new Set(permissionsOf(token)))
+    if (this.tokens.size > 1000) this.tokens.clear()
+    this.tokens.set(hash, { caller, until: now + this.ttlMs })
+    return caller
+  }
+
+  private async publicCaller(): Promise<Caller> {
+    const now = this.clock()
+    if (this.publicRole !== undefined && this.publicRole.until > now) return this.publicRole.caller
+    const permissions = (await this.store.getPublicPermissions()) ?? defaultPublicPermissions()
+    this.publicRole = { caller: new Caller(new Set(permissions)), until: now + this.ttlMs }
+    return this.publicRole.caller
+  }
+
+  private hash(accessKey: string): string {
+    return createHmac('sha256', this.hashSecret).update(accessKey).digest('hex')
+  }
+
+  async getPublicPermissions(): Promise<string[]> {
+    return (await this.store.getPublicPermissions()) ?? defaultPublicPermissions()
+  }
+
+  async setPublicPermissions(permissions: unknown): Promise<string[]> {
+    const checked = checkActions(permissions)
+    await this.store.putPublicPermissions(checked)
+    this.publicRole = undefined
+    return checked
+  }
+
+  /** Creates a token; its access key is returned this once and stored only as a hash. */
+  async createToken(input: { name: string; type: TokenType; permissions?: unknown }) {
+    const permissions = input.type === 'custom' ? checkActions(input.permissions ?? []) : []
+    const accessKey = randomBytes(48).toString('base64url')
+    const token = await this.store.createToken({ name: input.name, type: input.type, permissions, createdAt: new Date(this.clock()).toISOString(), hash: this.hash(accessKey) })
+    return { ...publicView(token), accessKey }
+  }
+
+  async listTokens() {
+    return (await this.store.listTokens()).map(publicView)
+  }
+
+  /** Revokes a token at once in this process (other processes within the cache TTL). */
+  async deleteToken(id: number): Promise<void> {
+    const token = (await this.store.listTokens()).find((t) => t.id === id)
+    if (token === undefined || !(await this.store.deleteToken(token.hash))) throw notFound()
+    this.tokens.delete(token.hash)
+  }
+}
+
+function permissionsOf(token: StoredToken): string[] {
+  if (token.type === 'full-access') return allActions()
+  if (token.type === 'read-only') return readOnlyPermissions()
+  return [...token.permissions]
+}
+
+function publicView(token: StoredToken) {
+  return { id: token.id, name: token.name, type: token.type, permissions: permissionsOf(token), createdAt: token.createdAt }
+}
+
+/** Constant-time comparison of a presented admin token with the configured one. */
+export function adminTokenMatches(presented: string | undefined, adminToken: string): boolean {
+  if (presented === undefined) return false
+  const match = /^Bearer (.+)$/.exec(presented.trim())
+  if (match === null) return false
+  const a = createHmac('sha256', 'admin').update(match[1] as string).digest()
+  const b = createHmac('sha256', 'admin').update(adminToken).digest()
+  return timingSafeEqual(a, b)
+}
+
+/** The HMAC key API access keys are hashed with, derived from the admin secret unless given. */
+export function deriveTokenHashSecret(adminToken: string): string {
+  return createHmac('sha256', adminToken).update('api-token-hash').digest('hex')
+}

@@ -1,0 +1,107 @@
+// The administration API (locales, API tokens, the public role) behind the admin token, and the
+// public `GET /api/i18n/locales`.
+import type { Context, Hono } from 'hono'
+import * as v from 'valibot'
+import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
+import { badRequest, notFound, unauthorized } from './errors.js'
+import { allowOnly, createBaseApp, readJsonBody } from './http.js'
+import { isLocaleCode } from './locales.js'
+import { parseItemQuery, parseSearch } from './query.js'
+import type { Services } from './services.js'
+
+const Name = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
+
+const NewLocaleSchema = v.strictObject({
+  code: v.pipe(v.string('must be a string'), v.check(isLocaleCode, 'must be a locale code such as en, fr-CA or zh-Hans-CN')),
+  name: v.optional(Name),
+  isDefault: v.optional(v.boolean('must be a boolean')),
+})
+const LocaleChangeSchema = v.strictObject({ name: v.optional(Name), isDefault: v.optional(v.boolean('must be a boolean')) })
+const NewTokenSchema = v.strictObject({
+  name: Name,
+  type: v.picklist(TOKEN_TYPES, `must be one of ${TOKEN_TYPES.join(', ')}`),
+  permissions: v.optional(v.array(v.string('must be an action name'), 'must be an array of action names')),
+  description: v.optional(v.string()),
+})
+const RoleSchema = v.strictObject({ permissions: v.array(v.string('must be an action name'), 'must be an array of action names') })
+
+/** Parses an admin body with `schema`: 400 listing every problem. */
+async function adminBody<S extends v.GenericSchema>(c: Context, schema: S, maxBytes: number): Promise<v.InferOutput<S>> {
+  const result = v.safeParse(schema, await readJsonBody(c, maxBytes))
+  if (result.success) return result.output
+  const errors = result.issues.map((issue) => ({
+    path: (issue.path ?? []).map((item) => String(item.key)),
+    message: issue.message,
+    name: 'ValidationError',
+  }))
+  const first = errors[0]
+  const message = errors.length === 1 && first !== undefined ? `${first.path.join('.') || 'body'} ${first.message}` : `${errors.length} errors occurred`
+  throw badRequest(message, { errors })
+}
+
+/** Rejects any query parameter: admin routes take none. */
+function noQuery(c: Context): void {
+  const [key] = Object.keys(parseSearch(c.req.url))
+  if (key !== undefined) throw badRequest(`Invalid key ${key}`, { key, path: null, source: 'query', param: key })
+}
+
+/** The administration app, mounted at `/admin`. */
+export function createAdminApp(services: Services): Hono {
+  const { locales, access, config, adminToken } = services
+  const app = createBaseApp(config.maxBodyBytes)
+  app.use('/admin/*', async (c, next) => {
+    if (c.req.method !== 'OPTIONS' && !adminTokenMatches(c.req.header('authorization'), adminToken)) throw unauthorized()
+    noQuery(c)
+    await next()
+  })
+
+  app.get('/admin/i18n/locales', async (c) => c.json({ data: await locales.list() }))
+  app.post('/admin/i18n/locales', async (c) => {
+    const input = await adminBody(c, NewLocaleSchema, config.maxBodyBytes)
+    return c.json({ data: await locales.add(input) }, 201)
+  })
+  allowOnly(app, '/admin/i18n/locales', ['GET', 'POST'])
+  app.put('/admin/i18n/locales/:code', async (c) => {
+    const input = await adminBody(c, LocaleChangeSchema, config.maxBodyBytes)
+    return c.json({ data: await locales.update(c.req.param('code'), input) })
+  })
+  app.delete('/admin/i18n/locales/:code', async (c) => {
+    await locales.remove(c.req.param('code'))
+    return c.body(null, 204)
+  })
+  allowOnly(app, '/admin/i18n/locales/:code', ['PUT', 'DELETE'])
+
+  app.get('/admin/api-tokens', async (c) => c.json({ data: await access.listTokens() }))
+  app.post('/admin/api-tokens', async (c) => {
+    const input = await adminBody(c, NewTokenSchema, config.maxBodyBytes)
+    return c.json({ data: await access.createToken(input) }, 201)
+  })
+  allowOnly(app, '/admin/api-tokens', ['GET', 'POST'])
+  app.delete('/admin/api-tokens/:id', async (c) => {
+    const id = c.req.param('id')
+    if (!/^[1-9]\d{0,15}$/.test(id)) throw notFound()
+    await access.deleteToken(Number(id))
+    return c.body(null, 204)
+  })
+  allowOnly(app, '/admin/api-tokens/:id', ['DELETE'])
+
+  app.get('/admin/roles/public', async (c) => c.json({ data: { permissions: await access.getPublicPermissions() } }))
+  app.put('/admin/roles/public', async (c) => {
+    const input = await adminBody(c, RoleSchema, config.maxBodyBytes)
+    return c.json({ data: { permissions: await access.setPublicPermissions(input.permissions) } })
+  })
+  allowOnly(app, '/admin/roles/public', ['GET', 'PUT'])
+  return app
+}
+
+/** `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers. */
+export function createLocalesApp(services: Services): Hono {
+  const app = createBaseApp(services.config.maxBodyBytes)
+  app.get('/api/i18n/locales', async (c) => {
+    ;(await services.access.identify(c.req.header('authorization'))).requireAny(undefined, LIST_LOCALES)
+    parseItemQuery(c.req.url)
+    return c.json(await services.locales.list())
+  })
+  allowOnly(app, '/api/i18n/locales', ['GET'])
+  return app
+}

@@ -1,0 +1,56 @@
+// Runtime configuration: read once at an entry point, validated, then passed down as plain values.
+import * as v from 'valibot'
+
+const PositiveInt = v.pipe(v.number(), v.integer(), v.minValue(1))
+
+export const RestConfigSchema = v.object({
+  /** `api.rest.defaultLimit`: page size and offset limit when none is asked for. */
+  defaultLimit: v.optional(PositiveInt, 25),
+  /** `api.rest.maxLimit`: larger page sizes and limits are clamped to it. */
+  maxLimit: v.optional(PositiveInt, 100),
+  /** `api.rest.findOneShape`: `array` (as the spec shows) or `object` (as `@strapi/client` expects). */
+  findOneShape: v.optional(v.picklist(['array', 'object']), 'array'),
+})
+
+export type RestConfig = v.InferOutput<typeof RestConfigSchema>
+
+export const ConfigSchema = v.object({
+  tableName: v.pipe(v.string(), v.minLength(1)),
+  rest: RestConfigSchema,
+  /** How long a process trusts its cached locale registry and public role (ms). */
+  cacheTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: v.optional(PositiveInt, 1024 * 1024),
+})
+
+export type Config = v.InferOutput<typeof ConfigSchema>
+
+/** Validates a configuration object; throws with every problem listed when it is wrong. */
+export function parseConfig(input: unknown): Config {
+  const result = v.safeParse(ConfigSchema, input)
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`)
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`)
+  }
+  return result.output
+}
+
+/** Reads the configuration from environment variables (entry points only); fails fast. */
+export function configFromEnv(env: NodeJS.ProcessEnv): Config {
+  const int = (name: string): number | undefined => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return undefined
+    if (!/^\d+$/.test(raw)) throw new Error(`Invalid configuration: ${name} must be a whole number, got '${raw}'`)
+    return Number(raw)
+  }
+  return parseConfig({
+    tableName: env.TABLE_NAME === undefined || env.TABLE_NAME === '' ? 'content' : env.TABLE_NAME,
+    rest: {
+      defaultLimit: int('API_REST_DEFAULT_LIMIT'),
+      maxLimit: int('API_REST_MAX_LIMIT'),
+      findOneShape: env.API_REST_FIND_ONE_SHAPE === '' ? undefined : env.API_REST_FIND_ONE_SHAPE,
+    },
+    cacheTtlMs: int('CACHE_TTL_MS'),
+    maxBodyBytes: int('MAX_BODY_BYTES'),
+  })
+}

@@ -1,0 +1,38 @@
+// Everything a request handler needs, built once per process from a document client, the
+// configuration and the secrets, and passed to the app factories.
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { AccessService } from './access.js'
+import type { Config } from './config.js'
+import { LocaleService } from './locales.js'
+import { DocumentStore } from './storage/documents.js'
+import { ListReader } from './storage/lists.js'
+import { SettingsStore } from './storage/settings.js'
+
+export interface Secrets {
+  /** Bearer token of the administration API. */
+  readonly adminToken: string
+  /** Server-side key of the HMAC that API access keys are stored under. */
+  readonly tokenHashSecret: string
+}
+
+export interface Services {
+  readonly config: Config
+  readonly documents: DocumentStore
+  readonly lists: ListReader
+  readonly locales: LocaleService
+  readonly access: AccessService
+  readonly adminToken: string
+}
+
+/** Wires the stores and services of one process. */
+export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets): Services {
+  const settings = new SettingsStore(db, config.tableName)
+  return {
+    config,
+    documents: new DocumentStore(db, config.tableName),
+    lists: new ListReader(db, config.tableName),
+    locales: new LocaleService(settings, config.cacheTtlMs),
+    access: new AccessService(settings, secrets.tokenHashSecret, config.cacheTtlMs),
+    adminToken: secrets.adminToken,
+  }
+}

@@ -1,0 +1,122 @@
+// The `sort` query parameter: parsed into typed entries, and the comparator that orders documents
+// by them (nulls first ascending, locale collation for strings, ties by id ascending).
+import { sortableFields, type ContentType } from './content-types.js'
+import { badRequest, queryDetails } from './errors.js'
+
+export interface SortEntry {
+  readonly field: string
+  readonly order: 'asc' | 'desc'
+}
+
+const INVALID_ORDER = 'Invalid order. order can only be one of asc|desc|ASC|DESC'
+
+function parseOrder(raw: unknown): 'asc' | 'desc' {
+  if (typeof raw !== 'string') throw badRequest(INVALID_ORDER, queryDetails('sort', 'sort', null))
+  const order = raw.trim().toLowerCase()
+  if (order !== 'asc' && order !== 'desc') throw badRequest(INVALID_ORDER, queryDetails('sort', 'sort', null))
+  return order
+}
+
+function invalidKey(field: string) {
+  return badRequest(`Invalid key ${field}`, queryDetails('sort', field, null))
+}
+
+/** `title`, `title:desc`, `title:asc,views:desc`: comma-separated segments, empty ones ignored. */
+function parseSortString(raw: string): SortEntry[] {
+  return raw
+    .split(',')
+    .filter((segment) => segment.trim() !== '')
+    .map((segment) => {
+      const parts = segment.split(':')
+      if (parts.length > 2) throw badRequest(INVALID_ORDER, queryDetails('sort', segment.trim(), null))
+      const field = (parts[0] ?? '').trim()
+      if (field === '') throw invalidKey(segment.trim())
+      return { field, order: parts.length === 2 ? parseOrder(parts[1]) : 'asc' }
+    })
+}
+
+/** `{ title: 'desc', views: 'asc' }`: keys in order. */
+function parseSortObject(raw: Record<string, unknown>): SortEntry[] {
+  return Object.keys(raw).map((field) => {
+    if (field.trim() === '') throw invalidKey(field)
+    return { field: field.trim(), order: parseOrder(raw[field]) }
+  })
+}
+
+function parseSortValue(raw: unknown): SortEntry[] {
+  if (typeof raw === 'string') return parseSortString(raw)
+  if (Array.isArray(raw)) return raw.flatMap((item) => parseSortValue(item))
+  if (typeof raw === 'object' && raw !== null) return parseSortObject(raw as Record<string, unknown>)
+  throw badRequest('Invalid sort parameter', queryDetails('sort', 'sort', null))
+}
+
+/** Parses the raw `sort` value from qs into entries, checking every field is sortable on `type`. */
+export function parseSort(raw: unknown, type: ContentType): SortEntry[] {
+  if (raw === undefined) return []
+  const entries = parseSortValue(raw)
+  const allowed = new Set(sortableFields(type))
+  for (const entry of entries) {
+    if (!allowed.has(entry.field)) throw invalidKey(entry.field)
+  }
+  return entries
+}
+
+type Comparable = string | number | boolean | null | undefined
+
+/** Fields whose string values are machine-ordered (ISO dates and times), compared by code unit. */
+const MACHINE_ORDERED: ReadonlySet<string> = new Set(['date', 'time', 'datetime'])
+const SYSTEM_MACHINE_ORDERED: ReadonlySet<string> = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt'])
+
+function plainCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function compareValues(a: Comparable, b: Comparable, compareStrings: (a: string, b: string) => number): number {
+  const aNull = a === null || a === undefined
+  const bNull = b === null || b === undefined
+  if (aNull || bNull) return aNull === bNull ? 0 : aNull ? -1 : 1
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b)
+  return compareStrings(String(a), String(b))
+}
+
+function collatorFor(locale: string): Intl.Collator {
+  try {
+    return new Intl.Collator(locale === '*' ? 'und' : locale)
+  } catch {
+    return new Intl.Collator('und')
+  }
+}
+
+/**
+ * A comparator for the entries: strings by the collation of `collationLocale` (ISO timestamps
+ * and dates compare correctly as strings), numbers numerically, nulls first ascending and last
+ * descending, ties by `id` ascending so pages never repeat or skip an entry.
+ */
+export function sortComparator(
+  entries: readonly SortEntry[],
+  type: ContentType,
+  collationLocale: string,
+): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+  const collator = collatorFor(collationLocale)
+  const byCollation = (x: string, y: string) => collator.compare(x, y)
+  const keys = entries.map(({ field, order }) => {
+    const attributeType = type.attributes[field]?.type
+    const machine = SYSTEM_MACHINE_ORDERED.has(field) || (attributeType !== undefined && MACHINE_ORDERED.has(attributeType))
+    return { field, order, compareStrings: machine ? plainCompare : byCollation }
+  })
+  return (a, b) => {
+    for (const { field, order, compareStrings } of keys) {
+      const result = compareValues(a[field] as Comparable, b[field] as Comparable, compareStrings)
+      if (result !== 0) return order === 'asc' ? result : -result
+    }
+    return (a.id as number) - (b.id as number)
+  }
+}
+
+/** True when the entries ask for plain `id` order, which the list index already has. */
+export function idOrder(entries: readonly SortEntry[]): 'asc' | 'desc' | undefined {
+  if (entries.length === 0) return 'asc'
+  const first = entries[0]
+  return first !== undefined && first.field === 'id' ? first.order : undefined
+}

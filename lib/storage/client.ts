@@ -1,0 +1,90 @@
+// The DynamoDB client and the translation of its failures into ApiErrors. Only lib/storage/
+// touches the SDK.
+import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
+import { ApiError, serviceUnavailable } from '../errors.js'
+
+export interface DynamoOptions {
+  readonly region: string
+  /** A DynamoDB Local endpoint; undefined means the real regional endpoint. */
+  readonly endpoint?: string
+  /** Total attempts per call, retries included (SDK standard retry mode, exponential backoff). */
+  readonly maxAttempts?: number
+}
+
+/** A document client with an explicit retry policy; undefined attributes are dropped. */
+export function createDocumentClient(options: DynamoOptions, extra: Partial<DynamoDBClientConfig> = {}): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: options.region,
+    endpoint: options.endpoint,
+    maxAttempts: options.maxAttempts ?? 4,
+    retryMode: 'standard',
+    ...(options.endpoint === undefined ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    ...extra,
+  })
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } })
+}
+
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionInProgressException',
+  'TimeoutError',
+])
+
+/** Turns an SDK failure into an ApiError: throttling and outages after retries are 503s. */
+export function storageError(error: unknown): unknown {
+  if (error instanceof ApiError) return error
+  const name = (error as { name?: string } | null)?.name ?? ''
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode ?? 0
+  if (UNAVAILABLE.has(name) || status >= 500) return serviceUnavailable()
+  return error
+}
+
+/** Runs a storage call, translating its failure. */
+export async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw storageError(error)
+  }
+}
+
+export type CancellationReason = { Code?: string; Item?: Record<string, unknown> }
+
+/** Thrown when a transaction failed one of its conditions: `reasons[i]` belongs to item i. */
+export class ConditionFailed extends Error {
+  constructor(readonly reasons: readonly CancellationReason[]) {
+    super('ConditionalCheckFailed')
+  }
+  /** True when the condition on item `index` of the transaction failed. */
+  failedAt(index: number): boolean {
+    return this.reasons[index]?.Code === 'ConditionalCheckFailed'
+  }
+}
+
+const CONFLICT_ATTEMPTS = 5
+
+/**
+ * Writes a transaction. Cancellations by concurrent transactions (nothing was written) are
+ * retried with jittered backoff, then answered 503; a failed condition throws ConditionFailed.
+ */
+export async function transactWrite(db: DynamoDBDocumentClient, input: TransactWriteCommandInput): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand(input))
+      return
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw storageError(error)
+      const reasons = (error.CancellationReasons ?? []) as CancellationReason[]
+      if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw new ConditionFailed(reasons)
+      const retriable = reasons.every((r) => r.Code === undefined || ['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'].includes(r.Code))
+      if (!retriable) throw error
+      if (attempt >= CONFLICT_ATTEMPTS) throw serviceUnavailable()
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt))
+    }
+  }
+}

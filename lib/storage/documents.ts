@@ -1,0 +1,218 @@
+// The document store: reads and writes of locale versions. Every write that must agree with
+// another item (a version and its locale's count, a non-localized value and its siblings) is one
+// conditional transaction, so a crash between steps cannot leave them out of step.
+import { createHash, randomInt } from 'node:crypto'
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import type { Attributes } from '../body.js'
+import type { ContentType } from '../content-types.js'
+import { conflict, notFound, preconditionFailed } from '../errors.js'
+import { META } from '../table.js'
+import { ConditionFailed, guarded, transactWrite } from './client.js'
+import { applyChanges, countKey, itemToVersion, updateFor, versionKey, versionToItem, type Version } from './items.js'
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** A new documentId: 24 random characters of [a-z0-9]. */
+export function newDocumentId(): string {
+  let id = ''
+  for (let i = 0; i < 24; i++) id += ALPHABET[randomInt(ALPHABET.length)]
+  return id
+}
+
+/** The fixed documentId of a single type's one document, derived from its uid. */
+export function singleTypeDocumentId(type: ContentType): string {
+  const digest = BigInt(`0x${createHash('sha256').update(type.uid).digest('hex')}`)
+  return digest.toString(36).padStart(24, '0').slice(0, 24)
+}
+
+export const DOCUMENT_ID = /^[a-z0-9]{24}$/
+
+/** Sort key of a document's head item; locale codes never start with `#`. */
+const HEAD = '#head'
+
+/** A document as read: its versions and the revision of its head (undefined: no head yet). */
+export interface StoredDocument {
+  readonly documentId: string
+  readonly versions: readonly Version[]
+  readonly headRev: number | undefined
+}
+
+export class DocumentStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  /** One version, read strongly consistent; undefined when absent or of another type. */
+  async getVersion(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
+    const { Item } = await guarded(() =>
+      this.db.send(new GetCommand({ TableName: this.tableName, Key: versionKey(documentId, locale), ConsistentRead: true })),
+    )
+    return Item !== undefined && Item.contentType === type.uid ? itemToVersion(type, Item) : undefined
+  }
+
+  /**
+   * A document: every version by id ascending, and the revision of its head item (the item every
+   * change to the set of versions or to non-localized values moves on), read strongly consistent.
+   */
+  async getDocument(type: ContentType, documentId: string): Promise<StoredDocument> {
+    const { Items = [] } = await guarded(() =>
+      this.db.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'documentId = :d',
+        ExpressionAttributeValues: { ':d': documentId },
+        ConsistentRead: true,
+      })),
+    )
+    const mine = Items.filter((item) => item.contentType === type.uid)
+    const head = mine.find((item) => item.locale === HEAD)
+    const versions = mine.filter((item) => item.locale !== HEAD).map((item) => itemToVersion(type, item))
+    return { documentId, versions: versions.sort((a, b) => a.id - b.id), headRev: head === undefined ? undefined : Number(head.rev) }
+  }
+
+  private async nextId(type: ContentType): Promise<number> {
+    const { Attributes: updated } = await guarded(() =>
+      this.db.send(new UpdateCommand({
+        TableName: this.tableName,
+        Key: { documentId: META.sequence, locale: type.uid },
+        UpdateExpression: 'ADD #n :one',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      })),
+    )
+    return Number(updated?.n)
+  }
+
+  /**
+   * Writes a new version of `document`, counts it and moves its head on, in one transaction that
+   * fails with a 409 if the version exists or the document changed since it was read.
+   */
+  async createVersion(type: ContentType, document: StoredDocument, locale: string, attributes: Attributes): Promise<Version> {
+    const { documentId } = document
+    const id = await this.nextId(type)
+    const now = this.now()
+    const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
+    const version: Version = { documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes: { ...blank, ...attributes } }
+    try {
+      await transactWrite(this.db, {
+        TransactItems: [
+          { Put: { TableName: this.tableName, Item: versionToItem(type, version), ConditionExpression: 'attribute_not_exists(documentId)' } },
+          { Update: this.countUpdate(type, locale, 1) },
+          this.headWrite(type, document),
+        ],
+      })
+    } catch (error) {
+      if (error instanceof ConditionFailed) {
+        throw conflict(error.failedAt(0) ? 'This locale version was created by a concurrent request' : 'The document was changed by a concurrent request; retry')
+      }
+      throw error
+    }
+    return version
+  }
+
+  /**
+   * Applies `changes` to `target`. Non-localized changes go to every other version in the same
+   * transaction, on condition that the document's head has not moved (no version was added and
+   * no other non-localized write won), so a lost race is a 409, never a torn write.
+   * `expectedRev` (from If-Match) makes a stale target a 412.
+   */
+  async updateVersion(type: ContentType, document: StoredDocument, target: Version, changes: Attributes, expectedRev?: number): Promise<Version> {
+    const now = this.now()
+    const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => type.attributes[name]?.localized === false))
+    const others = Object.keys(shared).length === 0 ? [] : document.versions.filter((s) => s.locale !== target.locale)
+    if (others.length === 0 && expectedRev === undefined) return this.updateOne(type, target, changes, now)
+    try {
+      await transactWrite(this.db, {
+        TransactItems: [
+          { Update: { ...updateFor(type, this.tableName, target, changes, now, expectedRev ?? target.rev), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          ...others.map((sibling) => ({ Update: updateFor(type, this.tableName, sibling, shared, now) })),
+          ...(others.length === 0 ? [] : [this.headWrite(type, document)]),
+        ],
+      })
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error
+      if (error.failedAt(0)) {
+        if (error.reasons[0]?.Item === undefined) throw notFound()
+        if (expectedRev !== undefined) throw preconditionFailed()
+      }
+      throw conflict('The document was changed by a concurrent request; retry')
+    }
+    return applyChanges(target, changes, now)
+  }
+
+  private async updateOne(type: ContentType, target: Version, changes: Attributes, now: string): Promise<Version> {
+    try {
+      const { Attributes: item } = await this.db.send(new UpdateCommand({ ...updateFor(type, this.tableName, target, changes, now), ReturnValues: 'ALL_NEW' }))
+      return itemToVersion(type, item ?? {})
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw notFound()
+      return guarded(() => Promise.reject(error))
+    }
+  }
+
+  /**
+   * Deletes versions of `document` and uncounts them in one transaction; 404 if one is already
+   * gone. Deleting the last version removes the head too (409 if a version appeared meanwhile).
+   */
+  async deleteVersions(type: ContentType, document: StoredDocument, versions: readonly Version[], expectedRev?: number): Promise<void> {
+    const last = versions.length === document.versions.length && document.headRev !== undefined
+    try {
+      await transactWrite(this.db, {
+        TransactItems: [...versions.flatMap((version) => [
+          {
+            Delete: {
+              TableName: this.tableName,
+              Key: versionKey(version.documentId, version.locale),
+              ConditionExpression: expectedRev === undefined ? 'attribute_exists(documentId)' : 'attribute_exists(documentId) AND #rev = :rev',
+              ...(expectedRev === undefined ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': expectedRev } }),
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+            },
+          },
+          { Update: this.countUpdate(type, version.locale, -1) },
+        ]), ...(last ? [{ Delete: { ...this.headKeyAndCondition(document), ConditionExpression: '#rev = :rev' } }] : [])],
+      })
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error
+      if (last && error.failedAt(versions.length * 2)) throw conflict('A version was added while the document was deleted; retry')
+      const stale = error.reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' && reason.Item !== undefined)
+      throw stale && expectedRev !== undefined ? preconditionFailed() : notFound()
+    }
+  }
+
+  private countUpdate(type: ContentType, locale: string, delta: number) {
+    return {
+      TableName: this.tableName,
+      Key: countKey(type.uid, locale),
+      UpdateExpression: 'ADD #n :delta',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':delta': delta },
+    }
+  }
+
+  /** Creates the head (new document) or moves it on, on condition it is as read. */
+  private headWrite(type: ContentType, document: StoredDocument) {
+    if (document.headRev === undefined) {
+      return {
+        Put: {
+          TableName: this.tableName,
+          Item: { documentId: document.documentId, locale: HEAD, contentType: type.uid, rev: 1 },
+          ConditionExpression: 'attribute_not_exists(documentId)',
+        },
+      }
+    }
+    return {
+      Update: { ...this.headKeyAndCondition(document), UpdateExpression: 'SET #rev = #rev + :one', ConditionExpression: '#rev = :rev', ExpressionAttributeValues: { ':rev': document.headRev, ':one': 1 } },
+    }
+  }
+
+  private headKeyAndCondition(document: StoredDocument) {
+    return {
+      TableName: this.tableName,
+      Key: versionKey(document.documentId, HEAD),
+      ExpressionAttributeNames: { '#rev': 'rev' },
+      ExpressionAttributeValues: { ':rev': document.headRev },
+    }
+  }
+}

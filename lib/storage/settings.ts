@@ -1,0 +1,158 @@
+// Settings items of the table: the locale registry, the public role and API tokens. Each registry
+// is one small item written with an optimistic revision check, so concurrent admin calls cannot
+// overwrite each other.
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { conflict } from '../errors.js'
+import { META } from '../table.js'
+import { ConditionFailed, guarded, transactWrite } from './client.js'
+import { countKey } from './items.js'
+
+export interface LocaleEntry {
+  readonly id: number
+  readonly name: string
+  readonly code: string
+  readonly isDefault: boolean
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface LocaleRegistry {
+  readonly locales: readonly LocaleEntry[]
+  /** Revision of the stored item; 0 when nothing is stored yet (the built-in default). */
+  readonly rev: number
+}
+
+export interface StoredToken {
+  readonly id: number
+  readonly name: string
+  readonly type: 'read-only' | 'full-access' | 'custom'
+  readonly permissions: readonly string[]
+  readonly createdAt: string
+  /** HMAC of the access key: the token's sort key. Never returned to clients. */
+  readonly hash: string
+}
+
+const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
+const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
+
+function isConditionalFailure(error: unknown): boolean {
+  return error instanceof ConditionFailed || (error as { name?: string }).name === 'ConditionalCheckFailedException'
+}
+
+export class SettingsStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** The stored locale registry, or undefined when none has been written yet. */
+  async getLocales(): Promise<LocaleRegistry | undefined> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ConsistentRead: true })))
+    return Item === undefined ? undefined : { locales: Item.locales as LocaleEntry[], rev: Number(Item.rev) }
+  }
+
+  /**
+   * Replaces the registry if it is still at `previous.rev` (409 otherwise). `unusedBy` lists
+   * count-item locales (`uid`, `code`) that must hold no versions, checked in the same transaction.
+   */
+  async putLocales(previous: LocaleRegistry, locales: readonly LocaleEntry[], unusedBy: readonly { uid: string; code: string }[] = []): Promise<LocaleRegistry> {
+    const next = { ...LOCALES_KEY, locales, rev: previous.rev + 1 }
+    const registryCondition = previous.rev === 0
+      ? { ConditionExpression: 'attribute_not_exists(documentId)' }
+      : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': previous.rev } }
+    try {
+      await transactWrite(this.db, {
+        TransactItems: [
+          { Put: { TableName: this.tableName, Item: next, ...registryCondition } },
+          ...unusedBy.map(({ uid, code }) => ({
+            ConditionCheck: {
+              TableName: this.tableName,
+              Key: countKey(uid, code),
+              ConditionExpression: 'attribute_not_exists(n) OR n = :zero',
+              ExpressionAttributeValues: { ':zero': 0 },
+            },
+          })),
+        ],
+      })
+    } catch (error) {
+      if (error instanceof ConditionFailed) {
+        throw conflict(error.failedAt(0) ? 'The locales were changed by a concurrent request; retry' : 'This locale still has content in it')
+      }
+      throw error
+    }
+    return { locales, rev: next.rev }
+  }
+
+  /** The public role's stored actions, or undefined when never set. */
+  async getPublicPermissions(): Promise<string[] | undefined> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: PUBLIC_ROLE_KEY, ConsistentRead: true })))
+    return Item === undefined ? undefined : (Item.permissions as string[])
+  }
+
+  async putPublicPermissions(permissions: readonly string[]): Promise<void> {
+    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...PUBLIC_ROLE_KEY, permissions } })))
+  }
+
+  /** A token by the hash of its access key (one GetItem). */
+  async getTokenByHash(hash: string): Promise<StoredToken | undefined> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.token, locale: hash } })))
+    return Item === undefined ? undefined : toToken(Item)
+  }
+
+  async listTokens(): Promise<StoredToken[]> {
+    const items: Record<string, unknown>[] = []
+    let start: Record<string, unknown> | undefined
+    do {
+      const page = await guarded(() => this.db.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'documentId = :t',
+        ExpressionAttributeValues: { ':t': META.token },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      })))
+      items.push(...(page.Items ?? []))
+      start = page.LastEvaluatedKey
+    } while (start !== undefined)
+    return items.map(toToken).sort((a, b) => a.id - b.id)
+  }
+
+  /** Stores a new token under the next token id. */
+  async createToken(token: Omit<StoredToken, 'id'>): Promise<StoredToken> {
+    const { Attributes } = await guarded(() => this.db.send(new UpdateCommand({
+      TableName: this.tableName,
+      Key: { documentId: META.sequence, locale: 'token' },
+      UpdateExpression: 'ADD n :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    })))
+    const stored: StoredToken = { ...token, id: Number(Attributes?.n) }
+    await guarded(() => this.db.send(new PutCommand({
+      TableName: this.tableName,
+      Item: { documentId: META.token, locale: stored.hash, tokenId: stored.id, name: stored.name, type: stored.type, permissions: stored.permissions, createdAt: stored.createdAt },
+      ConditionExpression: 'attribute_not_exists(documentId)',
+    })))
+    return stored
+  }
+
+  /** Deletes a token; false when it was already gone. */
+  async deleteToken(hash: string): Promise<boolean> {
+    try {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { documentId: META.token, locale: hash }, ConditionExpression: 'attribute_exists(documentId)' }))
+      return true
+    } catch (error) {
+      if (isConditionalFailure(error)) return false
+      return guarded(() => Promise.reject(error))
+    }
+  }
+}
+
+function toToken(item: Record<string, unknown>): StoredToken {
+  return {
+    id: Number(item.tokenId),
+    name: item.name as string,
+    type: item.type as StoredToken['type'],
+    permissions: (item.permissions as string[] | undefined) ?? [],
+    createdAt: item.createdAt as string,
+    hash: item.locale as string,
+  }
+}

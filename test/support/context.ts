@@ -1,0 +1,76 @@
+// A test context: a fresh table in the shared DynamoDB Local, the services and the server app on
+// it, and helpers to call the app as a client would (real HTTP requests through app.request()).
+import { randomBytes } from 'node:crypto'
+import { inject } from 'vitest'
+import type { Hono } from 'hono'
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
+import { deriveTokenHashSecret } from '../../lib/access.js'
+import { parseConfig, type Config } from '../../lib/config.js'
+import { createServerApp } from '../../lib/server-app.js'
+import { createServices, type Services } from '../../lib/services.js'
+import { createDocumentClient } from '../../lib/storage/client.js'
+import { ensureTable } from '../../lib/storage/schema.js'
+import { assertLoopback } from './loopback.js'
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+export interface TestContext {
+  readonly app: Hono
+  readonly services: Services
+  readonly db: DynamoDBDocumentClient
+  readonly config: Config
+  readonly endpoint: string
+  /** Sends a request; `body` objects are sent as JSON. */
+  request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<Response>
+  /** Sends an admin API request with the admin token. */
+  admin(method: string, path: string, body?: unknown): Promise<Response>
+  /** A fresh API token's access key of the given type (default full-access). */
+  token(type?: 'read-only' | 'full-access' | 'custom', permissions?: string[]): Promise<string>
+  /** Registers locales (codes) through the admin API. */
+  addLocales(...codes: string[]): Promise<void>
+}
+
+/** A context on a new, empty table. `overrides` adjust the configuration. */
+export async function createTestContext(
+  overrides: Partial<Omit<Config, 'rest'>> & { rest?: Partial<Config['rest']> } = {},
+  clientConfig: Partial<DynamoDBClientConfig> = {},
+): Promise<TestContext> {
+  const endpoint = inject('dynamoEndpoint')
+  assertLoopback(endpoint)
+  const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
+  const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
+  await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint }), config.tableName)
+  const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const app = createServerApp(services)
+
+  const request: TestContext['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
+    let body: string | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+      headers['Content-Type'] ??= 'application/json'
+    }
+    return Promise.resolve(app.request(path, { method, headers, body }))
+  }
+  const admin: TestContext['admin'] = (method, path, body) =>
+    request(method, path, { body, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+  const token: TestContext['token'] = async (type = 'full-access', permissions) => {
+    const response = await admin('POST', '/admin/api-tokens', { name: `t-${randomBytes(4).toString('hex')}`, type, permissions })
+    if (response.status !== 201) throw new Error(`token creation failed: ${response.status} ${await response.text()}`)
+    return ((await response.json()) as { data: { accessKey: string } }).data.accessKey
+  }
+  const addLocales: TestContext['addLocales'] = async (...codes) => {
+    for (const code of codes) {
+      const response = await admin('POST', '/admin/i18n/locales', { code })
+      if (response.status !== 201) throw new Error(`locale ${code}: ${response.status} ${await response.text()}`)
+    }
+  }
+  return { app, services, db, config, endpoint, request, admin, token, addLocales }
+}
+
+/** The JSON body of a response, typed loosely for assertions. */
+export async function json(response: Response): Promise<any> {
+  return response.json()
+}
