@@ -48,6 +48,8 @@ export function allowOnly(app: Hono, path: string, methods: readonly string[]): 
 }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
+/** What fetch() labels a string body sent without a Content-Type: read as JSON like no header. */
+const FETCH_DEFAULT_TYPE = 'text/plain;charset=UTF-8'
 
 /**
  * Reads a JSON request body: 415 for a non-JSON Content-Type (none means JSON), 413 past
@@ -55,7 +57,8 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i
  */
 export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
   const contentType = c.req.header('content-type')
-  if (contentType !== undefined && contentType.trim() !== '' && !JSON_TYPE.test(contentType.trim())) throw unsupportedMediaType()
+  const declared = contentType?.trim() ?? ''
+  if (declared !== '' && declared !== FETCH_DEFAULT_TYPE && !JSON_TYPE.test(declared)) throw unsupportedMediaType()
   const bytes = new Uint8Array(await c.req.arrayBuffer())
   if (bytes.byteLength > maxBytes) throw payloadTooLarge(maxBytes)
   let text: string

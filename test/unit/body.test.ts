@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { parseBody, parseJson } from '../../lib/body.js'
+import { article, type ContentType } from '../../lib/content-types.js'
+import { ApiError } from '../../lib/errors.js'
+
+function errorOf(run: () => unknown): ApiError {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof ApiError) return error
+    throw error
+  }
+  throw new Error('expected an ApiError')
+}
+
+const paragraph = [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi' }] }]
+
+describe('parseBody', () => {
+  it('returns the attributes of a valid body and ignores locale', () => {
+    expect(parseBody({ data: { title: 'T', body: paragraph, views: 3, locale: 'fr' } }, article, 'create')).toEqual({ title: 'T', body: paragraph, views: 3 })
+  })
+
+  it('keeps null to clear an attribute', () => {
+    expect(parseBody({ data: { slug: null } }, article, 'update')).toEqual({ slug: null })
+  })
+
+  it.each([undefined, {}, { data: null }, { data: [] }, { data: 'x' }, { data: {} }, []])('rejects %j as a missing data payload', (body) => {
+    expect(errorOf(() => parseBody(body, article, 'create')).message).toBe('Missing "data" payload in the request body')
+  })
+
+  it.each(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'nope'])('rejects the key %s', (key) => {
+    const error = errorOf(() => parseBody({ data: { [key]: 'x' } }, article, 'update'))
+    expect(error.message).toBe(`Invalid key ${key}`)
+    expect(error.details).toEqual({ errors: [{ path: [key], message: `Invalid key ${key}`, name: 'ValidationError' }] })
+  })
+
+  it('lists every problem, not only the first', () => {
+    const error = errorOf(() => parseBody({ data: { title: 5, views: '42', nope: 1 } }, article, 'create'))
+    expect((error.details.errors as unknown[]).length).toBe(3)
+  })
+
+  it.each([
+    ['views', '42'], ['views', 1.5], ['views', 2 ** 40], ['title', 'x'.repeat(256)], ['title', 7], ['body', 'text'],
+    ['body', [{ type: 'paragraph' }]], ['body', [{ children: [] }]], ['category', true], ['title', '\ud800'],
+  ])('rejects %s = %j without coercion', (name, value) => {
+    expect(errorOf(() => parseBody({ data: { [name]: value } }, article, 'update')).status).toBe(400)
+  })
+
+  it('counts string length in code points', () => {
+    expect(parseBody({ data: { title: '😀'.repeat(255) } }, article, 'update').title).toHaveLength(510)
+  })
+
+  it('rejects non-localized attributes in a new localization', () => {
+    const error = errorOf(() => parseBody({ data: { title: 'T', views: 1 } }, article, 'localization'))
+    expect((error.details.errors as { path: string[] }[])[0]?.path).toEqual(['views'])
+  })
+
+  it('requires required attributes on create but not on update', () => {
+    const withRequired: ContentType = { ...article, attributes: { ...article.attributes, title: { type: 'string', localized: true, required: true } } }
+    expect(errorOf(() => parseBody({ data: { slug: 's' } }, withRequired, 'create')).message).toBe('title must be defined')
+    expect(parseBody({ data: { slug: 's' } }, withRequired, 'update')).toEqual({ slug: 's' })
+    expect(errorOf(() => parseBody({ data: { title: null } }, withRequired, 'update')).status).toBe(400)
+  })
+})
+
+describe('parseJson', () => {
+  it('parses JSON and reads an empty body as undefined', () => {
+    expect(parseJson('{"a":1}')).toEqual({ a: 1 })
+    expect(parseJson('  ')).toBeUndefined()
+  })
+
+  it('answers 400 Invalid JSON body', () => {
+    expect(errorOf(() => parseJson('{nope')).message).toBe('Invalid JSON body')
+  })
+})
