@@ -91,10 +91,12 @@ export class DocumentStore {
    */
   async createVersion(type: ContentType, document: StoredDocument, locale: string, attributes: Attributes): Promise<Version> {
     const { documentId } = document
-    const id = await this.nextId(type)
     const now = this.now()
     const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
-    const version: Version = { documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes: { ...blank, ...attributes } }
+    const draft: Version = { documentId, locale, id: 0, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes: { ...blank, ...attributes } }
+    // Size check (413) before the id sequence moves, so a rejected request writes nothing.
+    versionToItem(type, draft)
+    const version: Version = { ...draft, id: await this.nextId(type) }
     try {
       await transactWrite(this.db, {
         TransactItems: [
@@ -121,14 +123,16 @@ export class DocumentStore {
   async updateVersion(type: ContentType, document: StoredDocument, target: Version, changes: Attributes, expectedRev?: number): Promise<Version> {
     const now = this.now()
     const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => type.attributes[name]?.localized === false))
-    const others = Object.keys(shared).length === 0 ? [] : document.versions.filter((s) => s.locale !== target.locale)
-    if (others.length === 0 && expectedRev === undefined) return this.updateOne(type, target, changes, now)
+    const sharedChange = Object.keys(shared).length > 0
+    if (!sharedChange && expectedRev === undefined) return this.updateOne(type, target, changes, now)
+    const others = sharedChange ? document.versions.filter((s) => s.locale !== target.locale) : []
     try {
       await transactWrite(this.db, {
         TransactItems: [
           { Update: { ...updateFor(type, this.tableName, target, changes, now, expectedRev ?? target.rev), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
           ...others.map((sibling) => ({ Update: updateFor(type, this.tableName, sibling, shared, now) })),
-          ...(others.length === 0 ? [] : [this.headWrite(type, document)]),
+          // Moving the head makes a localization created meanwhile (copying the old values) lose.
+          ...(sharedChange ? [this.headWrite(type, document)] : []),
         ],
       })
     } catch (error) {
