@@ -57,6 +57,13 @@ describe('locales', () => {
     expect(locales).toEqual([{ id: expect.any(Number), name: expect.any(String), code: 'en', isDefault: true, createdAt: expect.any(String), updatedAt: expect.any(String) }])
   })
 
+  it('answers locales with their fields in the documented order, named from the code', async () => {
+    await ctx.addLocales('de')
+    const locales = await json(await ctx.request('GET', '/api/i18n/locales'))
+    for (const locale of locales) expect(Object.keys(locale)).toEqual(['id', 'name', 'code', 'isDefault', 'createdAt', 'updatedAt'])
+    expect(locales.find((l: { code: string }) => l.code === 'de').name).toBe('German (de)')
+  })
+
   it('uses a changed default locale for requests without locale', async () => {
     await ctx.addLocales('fr')
     expect((await ctx.admin('PUT', '/admin/i18n/locales/fr', { isDefault: true })).status).toBe(200)
