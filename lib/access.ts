@@ -1,6 +1,8 @@
 // Who is calling and what they may do. No `Authorization` header: the public role. A bearer
-// access key: that API token, looked up by its HMAC (one GetItem, cached briefly). Anything else:
-// 401. Access keys are stored only as HMAC-SHA-256 hashes under a server-side secret.
+// access key: that API token, looked up by its HMAC (one GetItem). Anything else: 401. Access keys
+// are stored only as HMAC-SHA-256 hashes under a server-side secret. Tokens and the public role
+// are cached for `ttlMs`: a revoke or role change applies at once in the process that made it,
+// and within `ttlMs` in every other one.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { contentTypes, type ContentType } from './content-types.js'
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js'
@@ -67,7 +69,8 @@ export class Caller {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{20,256})$/
+/** `Bearer <access key>`; the scheme is case-insensitive (RFC 9110). Keys are base64url. */
+const BEARER = /^Bearer +([A-Za-z0-9_-]{20,256})$/i
 
 export class AccessService {
   private publicRole: { caller: Caller; until: number } | undefined
@@ -120,9 +123,17 @@ export class AccessService {
     return checked
   }
 
-  /** Creates a token; its access key is returned this once and stored only as a hash. */
+  /**
+   * Creates a token; its 384-bit access key is returned this once and stored only as a hash.
+   * 400 for an unknown action, or for actions on a type that does not take a list.
+   */
   async createToken(input: { name: string; type: TokenType; permissions?: unknown }) {
-    const permissions = input.type === 'custom' ? checkActions(input.permissions ?? []) : []
+    const listed = checkActions(input.permissions ?? [])
+    if (input.type !== 'custom' && listed.length > 0) {
+      // Silently dropping them would leave the caller believing the token is limited to them.
+      throw badRequest(`permissions apply to custom tokens only, not ${input.type}`)
+    }
+    const permissions = input.type === 'custom' ? listed : []
     const accessKey = randomBytes(48).toString('base64url')
     const token = await this.store.createToken({ name: input.name, type: input.type, permissions, createdAt: new Date(this.clock()).toISOString(), hash: this.hash(accessKey) })
     return { ...publicView(token), accessKey }
@@ -153,8 +164,9 @@ function publicView(token: StoredToken) {
 /** Constant-time comparison of a presented admin token with the configured one. */
 export function adminTokenMatches(presented: string | undefined, adminToken: string): boolean {
   if (presented === undefined) return false
-  const match = /^Bearer (.+)$/.exec(presented.trim())
+  const match = /^Bearer +(.+)$/i.exec(presented.trim())
   if (match === null) return false
+  // Digests have a fixed length, so timingSafeEqual never leaks the configured token's length.
   const a = createHmac('sha256', 'admin').update(match[1] as string).digest()
   const b = createHmac('sha256', 'admin').update(adminToken).digest()
   return timingSafeEqual(a, b)

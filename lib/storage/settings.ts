@@ -48,7 +48,10 @@ export class SettingsStore {
   /** The stored locale registry, or undefined when none has been written yet. */
   async getLocales(): Promise<LocaleRegistry | undefined> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ConsistentRead: true })))
-    return Item === undefined ? undefined : { locales: Item.locales as LocaleEntry[], rev: Number(Item.rev) }
+    if (Item === undefined) return undefined
+    // DynamoDB maps do not keep key order; answer in the documented field order.
+    const locales = (Item.locales as LocaleEntry[]).map(({ id, name, code, isDefault, createdAt, updatedAt }) => ({ id: Number(id), name, code, isDefault, createdAt, updatedAt }))
+    return { locales, rev: Number(Item.rev) }
   }
 
   /**
@@ -93,9 +96,12 @@ export class SettingsStore {
     await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...PUBLIC_ROLE_KEY, permissions } })))
   }
 
-  /** A token by the hash of its access key (one GetItem). */
+  /**
+   * A token by the hash of its access key (one GetItem). Strongly consistent, so a token works as
+   * soon as it is created and a revoked one is never read back from a stale replica.
+   */
   async getTokenByHash(hash: string): Promise<StoredToken | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.token, locale: hash } })))
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.token, locale: hash }, ConsistentRead: true })))
     return Item === undefined ? undefined : toToken(Item)
   }
 

@@ -1,0 +1,189 @@
+// The administration command line, as pure functions: argv and environment in, one HTTP request
+// out (parseAdminCommand); a response in, what to print and the exit code out (renderAdminResponse).
+// functions/admin-cli.ts only does the I/O between them. The server validates bodies; this side
+// only checks the command's shape, so the two cannot disagree about what is valid.
+import { parseArgs } from 'node:util'
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:1337'
+
+export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--token TOKEN]
+
+  locales list
+  locales add <code> [--name NAME] [--default]
+  locales update <code> [--name NAME] [--default]
+  locales delete <code>
+  tokens list
+  tokens create <name> --type read-only|full-access|custom [--permission ACTION ...]
+  tokens delete <id>
+  roles public get
+  roles public set [ACTION ...]
+
+The API URL comes from --url or CONTENT_API_URL (default ${DEFAULT_API_URL}), the admin token
+from --token or ADMIN_TOKEN (prefer the variable: arguments show in the process list).
+Prints the JSON result on stdout; on failure prints the error message on stderr and exits 1.`
+
+/** One administration API call. */
+export interface AdminRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Full URL: the API base URL (any path prefix kept, e.g. an API Gateway stage) plus the route. */
+  readonly url: string
+  readonly token: string
+  readonly body?: Record<string, unknown>
+}
+
+export type AdminCommand = { readonly kind: 'help' } | { readonly kind: 'request'; readonly request: AdminRequest }
+
+/** A command line that is not a valid command: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+const OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  name: { type: 'string' },
+  default: { type: 'boolean' },
+  type: { type: 'string' },
+  permission: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** Options each command takes besides --url, --token and --help. */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  'locales list': [],
+  'locales add': ['name', 'default'],
+  'locales update': ['name', 'default'],
+  'locales delete': [],
+  'tokens list': [],
+  'tokens create': ['type', 'permission'],
+  'tokens delete': [],
+  'roles public': [],
+}
+
+/** Turns the arguments after the script name, and the environment, into a request (or help). */
+export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): AdminCommand {
+  const { values, positionals } = parseArgv(argv)
+  if (values.help === true || positionals.length === 0 || positionals[0] === 'help') return { kind: 'help' }
+  const [group = '', verb = '', ...rest] = positionals
+  const command = `${group} ${verb}`
+  const allowed = COMMAND_OPTIONS[command]
+  if (allowed === undefined) throw new UsageError(`Unknown command: ${positionals.slice(0, 2).join(' ')}`)
+  for (const option of ['name', 'default', 'type', 'permission'] as const) {
+    if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`--${option} does not apply to ${command}`)
+  }
+  const base = baseUrl(values.url ?? nonEmpty(env.CONTENT_API_URL) ?? DEFAULT_API_URL)
+  const token = values.token ?? nonEmpty(env.ADMIN_TOKEN)
+  if (token === undefined || token === '') throw new UsageError('No admin token: set ADMIN_TOKEN or pass --token')
+  const call = (method: AdminRequest['method'], path: string, body?: Record<string, unknown>): AdminCommand =>
+    ({ kind: 'request', request: { method, url: `${base}${path}`, token, ...(body === undefined ? {} : { body }) } })
+  const locale = (code: string) => `/admin/i18n/locales/${encodeURIComponent(code)}`
+  const localeFields = () => ({ ...(values.name === undefined ? {} : { name: values.name }), ...(values.default === true ? { isDefault: true } : {}) })
+
+  switch (command) {
+    case 'locales list':
+      expectArguments(rest, [])
+      return call('GET', '/admin/i18n/locales')
+    case 'locales add':
+      expectArguments(rest, ['code'])
+      return call('POST', '/admin/i18n/locales', { code: rest[0], ...localeFields() })
+    case 'locales update':
+      expectArguments(rest, ['code'])
+      return call('PUT', locale(rest[0] as string), localeFields())
+    case 'locales delete':
+      expectArguments(rest, ['code'])
+      return call('DELETE', locale(rest[0] as string))
+    case 'tokens list':
+      expectArguments(rest, [])
+      return call('GET', '/admin/api-tokens')
+    case 'tokens create':
+      expectArguments(rest, ['name'])
+      if (values.type === undefined) throw new UsageError('tokens create needs --type read-only|full-access|custom')
+      return call('POST', '/admin/api-tokens', { name: rest[0], type: values.type, ...(values.permission === undefined ? {} : { permissions: values.permission }) })
+    case 'tokens delete':
+      expectArguments(rest, ['id'])
+      return call('DELETE', `/admin/api-tokens/${encodeURIComponent(rest[0] as string)}`)
+    default: {
+      // `roles public get|set`: the role name sits where other commands have their verb.
+      const [operation, ...actions] = rest
+      if (operation === 'get' && actions.length === 0) return call('GET', '/admin/roles/public')
+      if (operation === 'set') return call('PUT', '/admin/roles/public', { permissions: actions })
+      throw new UsageError('Expected roles public get | roles public set [ACTION ...]')
+    }
+  }
+}
+
+function parseArgv(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+/** Usage error unless exactly the named positional arguments follow the command. */
+function expectArguments(rest: readonly string[], names: readonly string[]): void {
+  if (rest.length === names.length) return
+  throw new UsageError(names.length === 0 ? `Unexpected argument: ${rest.join(' ')}` : `Expected ${names.map((n) => `<${n}>`).join(' ')}`)
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}
+
+function baseUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new UsageError(`Invalid API URL: ${raw}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Invalid API URL: ${raw}`)
+  if (url.search !== '' || url.hash !== '') throw new UsageError(`The API URL must not have a query or fragment: ${raw}`)
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** What the CLI prints for a response, and its exit code. */
+export interface AdminOutcome {
+  readonly exitCode: 0 | 1
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Success: the response's `data` as JSON (nothing for a 204). Failure: the envelope's message,
+ * status and name, plus its details when there are any. Never echoes the admin token.
+ */
+export function renderAdminResponse(status: number, text: string): AdminOutcome {
+  let body: unknown
+  try {
+    body = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  if (status >= 200 && status < 300) {
+    if (status === 204 || body === undefined) return { exitCode: 0, stdout: '', stderr: '' }
+    const data = (body as { data?: unknown }).data
+    return { exitCode: 0, stdout: `${JSON.stringify(data, null, 2)}\n`, stderr: '' }
+  }
+  const error = (body as { error?: { name?: unknown; message?: unknown; details?: unknown } } | undefined)?.error
+  if (error === undefined || typeof error.message !== 'string') {
+    return { exitCode: 1, stdout: '', stderr: `Error: unexpected response, HTTP ${status}\n` }
+  }
+  const details = error.details !== null && typeof error.details === 'object' && Object.keys(error.details).length > 0
+    ? `\n${JSON.stringify(error.details, null, 2)}` : ''
+  return { exitCode: 1, stdout: '', stderr: `Error: ${error.message} (${status} ${String(error.name)})${details}\n` }
+}
+
+/** Sends a request with `fetch` and renders the answer; an unreachable server is exit code 1. */
+export async function sendAdminRequest(request: AdminRequest, fetchImpl: typeof fetch = fetch): Promise<AdminOutcome> {
+  let response: Response
+  try {
+    response = await fetchImpl(request.url, {
+      method: request.method,
+      headers: { Authorization: `Bearer ${request.token}`, ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    })
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    return { exitCode: 1, stdout: '', stderr: `Error: cannot reach ${new URL(request.url).origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}\n` }
+  }
+  return renderAdminResponse(response.status, await response.text())
+}
