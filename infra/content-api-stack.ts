@@ -1,0 +1,154 @@
+// The whole deployment of one stage: the table, the admin secret, one function per content type
+// plus the locales and admin functions, and the REST API routing each path to its function.
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib'
+import { Cors, EndpointType, LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway'
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
+import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
+import { LogGroup } from 'aws-cdk-lib/aws-logs'
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
+import type { Construct } from 'constructs'
+import { contentTypes, routeName } from '../lib/content-types.js'
+import { createContentTable } from './content-table.js'
+import { GATEWAY_ERRORS, gatewayErrorBody } from './gateway-errors.js'
+import type { Stage } from './stage-config.js'
+import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, type TableAccess } from './table-access.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** Lets the ESM bundle load the CommonJS dependencies that call `require` (the AWS SDK's). */
+export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
+
+/** Request headers browsers may send cross-origin, as lib/http.ts allows on the actual requests. */
+const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-Match']
+
+/** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
+export const BUNDLING = {
+  // functions/*.ts use top-level await, which only an ES module bundle allows.
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  banner: CREATE_REQUIRE_BANNER,
+  minify: true,
+  sourceMap: true,
+  // Source maps name files and lines; the sources themselves would double the bundle.
+  sourcesContent: false,
+  // Bundle the AWS SDK too: the version the tests ran, not whatever the runtime ships.
+  externalModules: [],
+} as const satisfies BundlingOptions
+
+export interface ContentApiStackProps extends StackProps {
+  readonly stage: Stage
+}
+
+export class ContentApiStack extends Stack {
+  /** The functions by entry file (`functions/article.ts`, ...). */
+  readonly functions = new Map<string, NodejsFunction>()
+
+  constructor(scope: Construct, id: string, props: ContentApiStackProps) {
+    super(scope, id, props)
+    const { name: stage, settings } = props.stage
+    const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
+    const table = createContentTable(this, settings.protect)
+
+    // CloudFormation generates the token inside Secrets Manager: it never appears in the template.
+    const adminSecret = new Secret(this, 'AdminToken', {
+      description: `Admin token of the content API (${stage})`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      removalPolicy,
+    })
+
+    const shared: NodejsFunctionProps = {
+      runtime: Runtime.NODEJS_22_X,
+      // Graviton: about 20% cheaper per GB-second than x86 for the same work.
+      architecture: Architecture.ARM_64,
+      // Lambda CPU grows with memory; 512 MB keeps cold starts (SDK init, secret read) short.
+      memorySize: 512,
+      // Well under API Gateway's 29 s, so a stuck call ends as the function's error, not a gateway timeout.
+      timeout: Duration.seconds(10),
+      projectRoot: ROOT,
+      depsLockFilePath: `${ROOT}package-lock.json`,
+      environment: {
+        TABLE_NAME: table.tableName,
+        ADMIN_SECRET_ARN: adminSecret.secretArn,
+        API_REST_DEFAULT_LIMIT: String(settings.rest.defaultLimit),
+        API_REST_MAX_LIMIT: String(settings.rest.maxLimit),
+        API_REST_FIND_ONE_SHAPE: settings.rest.findOneShape,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: BUNDLING,
+    }
+
+    /** One function, its log group and a role holding exactly its table actions and the secret. */
+    const createFunction = (id: string, entry: string, access: TableAccess) => {
+      const path = `${ROOT}${entry}`
+      if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
+      const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
+      const role = new Role(this, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
+      logGroup.grantWrite(role)
+      for (const statement of tableStatements(table.tableArn, access)) role.addToPolicy(statement)
+      // Every function needs the secret: API access keys are hashed with a key derived from it.
+      role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [adminSecret.secretArn] }))
+      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role })
+      this.functions.set(entry, fn)
+      return fn
+    }
+
+    const api = new RestApi(this, 'Api', {
+      restApiName: `content-api-${stage}`,
+      description: `Localized content API (${stage})`,
+      // Clients are anywhere; a regional endpoint avoids the hidden CloudFront hop of EDGE.
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // The account-wide API Gateway logging role is a singleton; this stack does not own it.
+      cloudWatchRole: false,
+      // List pages of JSON compress well; tiny bodies are not worth the gzip.
+      minCompressionSize: Size.kibibytes(1),
+      deployOptions: {
+        stageName: stage,
+        throttlingRateLimit: settings.throttle.rateLimit,
+        throttlingBurstLimit: settings.throttle.burstLimit,
+      },
+      // Preflights are answered by API Gateway itself (no function invocation).
+      defaultCorsPreflightOptions: {
+        allowOrigins: Cors.ALL_ORIGINS,
+        allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+        allowHeaders: CORS_HEADERS,
+        maxAge: Duration.minutes(10),
+      },
+    })
+    for (const error of GATEWAY_ERRORS) {
+      api.addGatewayResponse(`Gateway${error.type.responseType}`, {
+        type: error.type,
+        statusCode: String(error.status),
+        responseHeaders: { 'Content-Type': "'application/json'", 'Access-Control-Allow-Origin': "'*'" },
+        templates: { 'application/json': gatewayErrorBody(error) },
+      })
+    }
+
+    /** Routes every method of `resource` to the function; the function answers 405 itself. */
+    const route = (resource: IResource, integration: LambdaIntegration) => resource.addMethod('ANY', integration)
+    // No console test-invoke permissions: only the deployed stage may invoke the functions.
+    const integrationOf = (fn: NodejsFunction) => new LambdaIntegration(fn, { allowTestInvoke: false })
+
+    const apiRoot = api.root.addResource('api')
+    for (const [name, type] of Object.entries(contentTypes)) {
+      const fn = createFunction(`${pascal(name)}Function`, `functions/${name}.ts`, CONTENT_ACCESS)
+      const integration = integrationOf(fn)
+      const resource = apiRoot.addResource(routeName(type))
+      route(resource, integration)
+      if (type.kind === 'collection') route(resource.addResource('{documentId}'), integration)
+    }
+    route(apiRoot.addResource('i18n').addResource('locales'), integrationOf(createFunction('LocalesFunction', 'functions/locales.ts', LOCALES_ACCESS)))
+    route(api.root.addResource('admin').addResource('{proxy+}'), integrationOf(createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS)))
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL: append api/<plural>, api/i18n/locales or admin/...' })
+    new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn, description: 'Secrets Manager secret holding the admin token' })
+    new CfnOutput(this, 'TableName', { value: table.tableName })
+  }
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|[-_])([a-z])/g, (_, __, letter: string) => letter.toUpperCase())
+}

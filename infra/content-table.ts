@@ -1,0 +1,39 @@
+// The DynamoDB table of the stack, built from the one declaration in lib/table.ts: no attribute or
+// index name is typed here.
+import { RemovalPolicy } from 'aws-cdk-lib'
+import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
+import type { Construct } from 'constructs'
+import { TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
+
+function attribute(key: KeyAttribute): Attribute {
+  return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER }
+}
+
+function projection(index: IndexDeclaration) {
+  return index.projection.type === 'ALL'
+    ? { projectionType: ProjectionType.ALL }
+    : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
+}
+
+/** The content table: on-demand, point-in-time recovery, and when `protect`ed kept on stack deletion. */
+export function createContentTable(scope: Construct, protect: boolean): Table {
+  const table = new Table(scope, 'ContentTable', {
+    partitionKey: attribute(TABLE.partitionKey),
+    sortKey: attribute(TABLE.sortKey),
+    // Traffic is spiky and per content type; on-demand needs no capacity planning or autoscaling.
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // Protected stages (prod) survive `cdk destroy` and a mistaken stack replacement.
+    deletionProtection: protect,
+    removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  })
+  for (const index of TABLE.indexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: attribute(index.partitionKey),
+      sortKey: attribute(index.sortKey),
+      ...projection(index),
+    })
+  }
+  return table
+}

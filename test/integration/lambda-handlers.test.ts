@@ -1,0 +1,454 @@
+// The real exported Lambda handlers (functions/*.ts, and one production bundle) invoked with
+// API Gateway events as API Gateway delivers them, against DynamoDB Local. Expectations come from
+// the spec (content-api.md) and behaviour.md.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { BUNDLING, CREATE_REQUIRE_BANNER } from '../../infra/content-api-stack.js'
+import { createDocumentClient } from '../../lib/storage/client.js'
+import { ensureTable } from '../../lib/storage/schema.js'
+import { assertLoopback } from '../support/loopback.js'
+
+interface LambdaResult {
+  statusCode: number
+  body: string
+  isBase64Encoded?: boolean
+  headers?: Record<string, string>
+  multiValueHeaders?: Record<string, string[]>
+}
+type Handler = (event: unknown, context?: unknown) => Promise<LambdaResult>
+
+interface Request {
+  method: string
+  /** The path as the client sent it, e.g. `/api/articles/abc`. */
+  path: string
+  /** The API Gateway resource (route) it matched, e.g. `/api/articles/{documentId}`. */
+  resource: string
+  /** The query string exactly as the client sent it (percent-encoding and all). */
+  query?: string
+  token?: string
+  headers?: Record<string, string>
+  body?: unknown
+  base64?: boolean
+}
+
+const ADMIN_TOKEN = `lambda-admin-${randomBytes(12).toString('hex')}`
+const HOST = 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com'
+
+/** Splits a raw query string the way API Gateway does: keys and values percent-decoded. */
+function decodedPairs(query: string): [string, string][] {
+  return query.split('&').filter((part) => part !== '').map((part) => {
+    const at = part.indexOf('=')
+    const [key, value] = at === -1 ? [part, ''] : [part.slice(0, at), part.slice(at + 1)]
+    return [decodeURIComponent(key), decodeURIComponent(value)]
+  })
+}
+
+function requestHeaders(request: Request): Record<string, string> {
+  const headers: Record<string, string> = { Host: HOST, 'User-Agent': 'vitest', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Port': '443', ...request.headers }
+  if (request.token !== undefined) headers.Authorization = `Bearer ${request.token}`
+  if (request.body !== undefined) headers['Content-Type'] ??= 'application/json'
+  return headers
+}
+
+function requestBody(request: Request): string | null {
+  if (request.body === undefined) return null
+  const text = typeof request.body === 'string' ? request.body : JSON.stringify(request.body)
+  return request.base64 === true ? Buffer.from(text).toString('base64') : text
+}
+
+/** A REST API (payload 1.0) proxy event. */
+function restEvent(request: Request): APIGatewayProxyEvent {
+  const pairs = decodedPairs(request.query ?? '')
+  const multi: Record<string, string[]> = {}
+  for (const [key, value] of pairs) (multi[key] ??= []).push(value)
+  const headers = requestHeaders(request)
+  const documentId = /\{documentId\}$/.test(request.resource) ? request.path.split('/')[3] : undefined
+  return {
+    resource: request.resource,
+    path: request.path,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: pairs.length === 0 ? null : Object.fromEntries(pairs),
+    multiValueQueryStringParameters: pairs.length === 0 ? null : multi,
+    pathParameters: documentId === undefined ? null : { documentId },
+    stageVariables: null,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'a1b2c3d4e5',
+      authorizer: undefined,
+      domainName: HOST,
+      domainPrefix: 'a1b2c3d4e5',
+      extendedRequestId: randomBytes(8).toString('hex'),
+      httpMethod: request.method,
+      identity: { sourceIp: '198.51.100.7', userAgent: 'vitest' } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: `/dev${request.path}`,
+      protocol: 'HTTP/1.1',
+      requestId: randomBytes(8).toString('hex'),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'abc123',
+      resourcePath: request.resource,
+      stage: 'dev',
+    },
+    body: requestBody(request),
+    isBase64Encoded: request.base64 === true,
+  }
+}
+
+/** An HTTP API (payload 2.0) event: raw query string, lower-case headers. */
+function httpEvent(request: Request): APIGatewayProxyEventV2 {
+  const query: Record<string, string> = {}
+  for (const [key, value] of decodedPairs(request.query ?? '')) query[key] = key in query ? `${query[key]},${value}` : value
+  const headers = Object.fromEntries(Object.entries(requestHeaders(request)).map(([name, value]) => [name.toLowerCase(), value]))
+  const body = requestBody(request)
+  return {
+    version: '2.0',
+    routeKey: `ANY ${request.resource}`,
+    rawPath: request.path,
+    rawQueryString: request.query ?? '',
+    headers,
+    ...(Object.keys(query).length === 0 ? {} : { queryStringParameters: query }),
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'a1b2c3d4e5',
+      domainName: HOST,
+      domainPrefix: 'a1b2c3d4e5',
+      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'vitest' },
+      requestId: randomBytes(8).toString('hex'),
+      routeKey: `ANY ${request.resource}`,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    ...(body === null ? {} : { body }),
+    isBase64Encoded: request.base64 === true,
+  }
+}
+
+function header(result: LambdaResult, name: string): string | undefined {
+  const lower = name.toLowerCase()
+  for (const [key, value] of Object.entries(result.headers ?? {})) if (key.toLowerCase() === lower) return value
+  for (const [key, values] of Object.entries(result.multiValueHeaders ?? {})) if (key.toLowerCase() === lower) return values.join(', ')
+  return undefined
+}
+
+function bodyOf(result: LambdaResult): any {
+  expect(result.isBase64Encoded).toBe(false)
+  expect(header(result, 'content-type')).toMatch(/^application\/json/)
+  return JSON.parse(result.body)
+}
+
+function expectError(result: LambdaResult, status: number, name: string) {
+  expect(result.statusCode).toBe(status)
+  expect(bodyOf(result)).toEqual({ data: null, error: { status, name, message: expect.any(String), details: expect.any(Object) } })
+}
+
+const ENV_KEYS = [
+  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
+  'API_REST_MAX_LIMIT', 'API_REST_FIND_ONE_SHAPE', 'CACHE_TTL_MS', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE',
+]
+const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
+
+let article: Handler
+let homepage: Handler
+let locales: Handler
+let admin: Handler
+let accessKey: string
+
+/** Sends `request` to `handler` as a REST API event. */
+const call = (handler: Handler, request: Request) => handler(restEvent(request), {})
+const adminCall = (method: string, path: string, body?: unknown) =>
+  call(admin, { method, path, resource: '/admin/{proxy+}', token: ADMIN_TOKEN, body })
+
+beforeAll(async () => {
+  const endpoint = inject('dynamoEndpoint')
+  assertLoopback(endpoint)
+  const tableName = `lambda-${randomBytes(6).toString('hex')}`
+  for (const key of ENV_KEYS) delete process.env[key]
+  // What the stack sets (ADMIN_TOKEN stands in for the Secrets Manager secret), plus no caching,
+  // since each function, as on Lambda, holds its own caches.
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    ADMIN_TOKEN,
+    AWS_REGION: 'eu-west-1',
+    API_REST_DEFAULT_LIMIT: '10',
+    API_REST_MAX_LIMIT: '50',
+    API_REST_FIND_ONE_SHAPE: 'array',
+    CACHE_TTL_MS: '0',
+  })
+  await ensureTable(createDocumentClient({ region: 'eu-west-1', endpoint }), tableName)
+  article = (await import('../../functions/article.js')).handler as unknown as Handler
+  homepage = (await import('../../functions/homepage.js')).handler as unknown as Handler
+  locales = (await import('../../functions/locales.js')).handler as unknown as Handler
+  admin = (await import('../../functions/admin.js')).handler as unknown as Handler
+})
+
+afterAll(() => {
+  for (const [key, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[key]
+    else process.env[key] = value
+  }
+})
+
+describe('Lambda handlers behind a REST API (payload 1.0)', () => {
+  describe('administration', () => {
+    it('refuses the admin API without the admin token (401)', async () => {
+      expectError(await call(admin, { method: 'GET', path: '/admin/i18n/locales', resource: '/admin/{proxy+}' }), 401, 'UnauthorizedError')
+    })
+
+    it('adds locales (201) and creates a full-access API token (201) with the admin token', async () => {
+      for (const code of ['fr', 'de']) {
+        const added = await adminCall('POST', '/admin/i18n/locales', { code })
+        expect(added.statusCode).toBe(201)
+        expect(bodyOf(added).data).toMatchObject({ code, isDefault: false })
+      }
+      const created = await adminCall('POST', '/admin/api-tokens', { name: 'lambda tests', type: 'full-access' })
+      expect(created.statusCode).toBe(201)
+      accessKey = bodyOf(created).data.accessKey
+      expect(typeof accessKey).toBe('string')
+    })
+
+    it('answers an unknown admin path with a 404 envelope', async () => {
+      expectError(await adminCall('GET', '/admin/nothing-here'), 404, 'NotFoundError')
+    })
+  })
+
+  it('GET /api/i18n/locales lists the registered locales as a bare array', async () => {
+    const result = await call(locales, { method: 'GET', path: '/api/i18n/locales', resource: '/api/i18n/locales' })
+    expect(result.statusCode).toBe(200)
+    const list = bodyOf(result)
+    expect(list.map((locale: any) => locale.code).sort()).toEqual(['de', 'en', 'fr'])
+    expect(list.find((locale: any) => locale.code === 'en').isDefault).toBe(true)
+  })
+
+  describe('collection type /api/articles', () => {
+    let documentId: string
+
+    it('POST creates a document in the default locale from a JSON body', async () => {
+      const result = await call(article, { method: 'POST', path: '/api/articles', resource: '/api/articles', token: accessKey, body: { data: { title: 'Hello', views: 3 } } })
+      expect(result.statusCode).toBe(200)
+      const { data, meta } = bodyOf(result)
+      expect(meta).toEqual({})
+      expect(data).toMatchObject({ title: 'Hello', views: 3, locale: 'en', body: null })
+      expect(data.documentId).toMatch(/^[a-z0-9]{24}$/)
+      documentId = data.documentId
+    })
+
+    it('POST ?locale=fr accepts a base64-encoded body (isBase64Encoded)', async () => {
+      const result = await call(article, { method: 'POST', path: '/api/articles', resource: '/api/articles', query: 'locale=fr', token: accessKey, body: { data: { title: 'Bonjour' } }, base64: true })
+      expect(result.statusCode).toBe(200)
+      expect(bodyOf(result).data).toMatchObject({ title: 'Bonjour', locale: 'fr' })
+    })
+
+    it('POST without a token is forbidden for the public role and writes nothing', async () => {
+      expectError(await call(article, { method: 'POST', path: '/api/articles', resource: '/api/articles', query: 'locale=de', body: { data: { title: 'Nope' } } }), 403, 'ForbiddenError')
+      const list = bodyOf(await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de' }))
+      expect(list.data).toEqual([])
+    })
+
+    describe('lists with sort and pagination in bracket syntax', () => {
+      beforeAll(async () => {
+        for (const title of ['beta', 'Alpha', 'Gamma']) {
+          const result = await call(article, { method: 'POST', path: '/api/articles', resource: '/api/articles', query: 'locale=de', token: accessKey, body: { data: { title } } })
+          expect(result.statusCode).toBe(200)
+        }
+      })
+
+      it('sorts by title descending, page 1 of size 2', async () => {
+        const result = await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de&sort[0]=title:desc&pagination[page]=1&pagination[pageSize]=2' })
+        expect(result.statusCode).toBe(200)
+        const { data, meta } = bodyOf(result)
+        expect(data.map((doc: any) => doc.title)).toEqual(['Gamma', 'beta'])
+        expect(data.every((doc: any) => doc.locale === 'de')).toBe(true)
+        expect(meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 3 })
+      })
+
+      it('reads percent-encoded brackets the same way (page 2)', async () => {
+        const result = await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de&sort%5B0%5D=title%3Adesc&pagination%5Bpage%5D=2&pagination%5BpageSize%5D=2' })
+        const { data, meta } = bodyOf(result)
+        expect(data.map((doc: any) => doc.title)).toEqual(['Alpha'])
+        expect(meta.pagination).toEqual({ page: 2, pageSize: 2, pageCount: 2, total: 3 })
+      })
+
+      it('paginates by offset', async () => {
+        const { data, meta } = bodyOf(await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de&sort=title&pagination[start]=1&pagination[limit]=1' }))
+        expect(data.map((doc: any) => doc.title)).toEqual(['beta'])
+        expect(meta.pagination).toEqual({ start: 1, limit: 1, total: 3 })
+      })
+
+      it('uses API_REST_DEFAULT_LIMIT (10) by default and clamps pageSize to API_REST_MAX_LIMIT (50)', async () => {
+        const byDefault = bodyOf(await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de' }))
+        expect(byDefault.meta.pagination).toEqual({ page: 1, pageSize: 10, pageCount: 1, total: 3 })
+        const clamped = bodyOf(await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de&pagination[pageSize]=1000' }))
+        expect(clamped.meta.pagination.pageSize).toBe(50)
+      })
+
+      it('answers pagination[pageSize]=0 with a 400 envelope', async () => {
+        expectError(await call(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'pagination[pageSize]=0' }), 400, 'ValidationError')
+      })
+    })
+
+    it('GET /api/articles/{documentId} answers the version in an array, with an ETag and CORS headers', async () => {
+      const result = await call(article, { method: 'GET', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', headers: { Origin: 'https://app.example' } })
+      expect(result.statusCode).toBe(200)
+      const { data, meta } = bodyOf(result)
+      expect(data).toEqual([expect.objectContaining({ documentId, locale: 'en', title: 'Hello' })])
+      expect(meta.pagination).toEqual({ page: 1, pageSize: 10, pageCount: 1, total: 1 })
+      expect(header(result, 'etag')).toMatch(/^".+"$/)
+      expect(header(result, 'access-control-allow-origin')).toBe('*')
+    })
+
+    it('PUT ?locale=fr creates a new localization, then PUT updates the default-locale version', async () => {
+      const created = await call(article, { method: 'PUT', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', query: 'locale=fr', token: accessKey, body: { data: { title: 'Salut' } } })
+      expect(created.statusCode).toBe(200)
+      expect(bodyOf(created)).toEqual({ data: expect.objectContaining({ documentId, locale: 'fr', title: 'Salut', views: 3 }), meta: {} })
+      const updated = await call(article, { method: 'PUT', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', token: accessKey, body: { data: { title: 'Hello again' } } })
+      expect(updated.statusCode).toBe(200)
+      expect(bodyOf(updated).data).toMatchObject({ documentId, locale: 'en', title: 'Hello again' })
+    })
+
+    it('DELETE ?locale=fr answers 204 with an empty body and removes only that version', async () => {
+      const deleted = await call(article, { method: 'DELETE', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', query: 'locale=fr', token: accessKey })
+      expect(deleted.statusCode).toBe(204)
+      expect(deleted.body).toBe('')
+      expectError(await call(article, { method: 'GET', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', query: 'locale=fr' }), 404, 'NotFoundError')
+      expect((await call(article, { method: 'GET', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}' })).statusCode).toBe(200)
+    })
+
+    it('answers a path the function does not serve with a 404 envelope', async () => {
+      expectError(await call(article, { method: 'GET', path: `/api/articles/${documentId}/extra`, resource: '/api/articles/{documentId}' }), 404, 'NotFoundError')
+    })
+
+    it('answers PATCH with a 405 envelope and an Allow header', async () => {
+      const result = await call(article, { method: 'PATCH', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', token: accessKey, body: { data: {} } })
+      expectError(result, 405, 'MethodNotAllowedError')
+      expect(header(result, 'allow')?.split(/,\s*/).sort()).toEqual(['DELETE', 'GET', 'PUT'])
+    })
+  })
+
+  describe('single type /api/homepage', () => {
+    const at = (method: string, extra: Partial<Request> = {}) => call(homepage, { method, path: '/api/homepage', resource: '/api/homepage', ...extra })
+
+    it('PUT creates it, GET answers one object with meta {}, DELETE answers 204, then GET is 404', async () => {
+      const put = await at('PUT', { token: accessKey, body: { data: { title: 'Welcome', tagline: 'Hi' } } })
+      expect(put.statusCode).toBe(200)
+      expect(bodyOf(put).data).toMatchObject({ title: 'Welcome', tagline: 'Hi', locale: 'en' })
+      const got = await at('GET')
+      expect(got.statusCode).toBe(200)
+      expect(bodyOf(got)).toEqual({ data: expect.objectContaining({ title: 'Welcome', locale: 'en' }), meta: {} })
+      const deleted = await at('DELETE', { token: accessKey })
+      expect(deleted.statusCode).toBe(204)
+      expect(deleted.body).toBe('')
+      expectError(await at('GET'), 404, 'NotFoundError')
+    })
+
+    it('answers POST with 405 and Allow: GET, PUT, DELETE', async () => {
+      const result = await at('POST', { token: accessKey, body: { data: { title: 'x' } } })
+      expectError(result, 405, 'MethodNotAllowedError')
+      expect(header(result, 'allow')?.split(/,\s*/).sort()).toEqual(['DELETE', 'GET', 'PUT'])
+    })
+  })
+})
+
+describe('Lambda handlers behind an HTTP API (payload 2.0)', () => {
+  const send = (handler: Handler, request: Request) => handler(httpEvent(request), {})
+
+  it('lists with the raw bracket query string', async () => {
+    const result = await send(article, { method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de&sort[0]=title:asc&pagination[pageSize]=2' })
+    expect(result.statusCode).toBe(200)
+    expect(result.multiValueHeaders).toBeUndefined()
+    const { data, meta } = bodyOf(result)
+    expect(data.map((doc: any) => doc.title)).toEqual(['Alpha', 'beta'])
+    expect(meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 3 })
+  })
+
+  it('creates from a base64 body and deletes with an empty 204', async () => {
+    const created = await send(article, { method: 'POST', path: '/api/articles', resource: '/api/articles', token: accessKey, body: { data: { title: 'v2' } }, base64: true })
+    expect(created.statusCode).toBe(200)
+    const { documentId } = bodyOf(created).data
+    const deleted = await send(article, { method: 'DELETE', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', token: accessKey })
+    expect(deleted.statusCode).toBe(204)
+    expect(deleted.body).toBe('')
+  })
+})
+
+describe('the production bundle', () => {
+  /** A stand-in for Secrets Manager's GetSecretValue on loopback (no AWS is reachable from tests). */
+  async function fakeSecretsManager(arn: string, secret: string) {
+    const requests: unknown[] = []
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        const target = req.headers['x-amz-target']
+        requests.push({ target, ...JSON.parse(body) })
+        res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' })
+        res.end(JSON.stringify({ ARN: arn, Name: 'AdminToken', SecretString: secret, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 }))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    return { endpoint: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(resolve)) }
+  }
+
+  it('bundles functions/admin.ts as the stack does, reads the admin token from ADMIN_SECRET_ARN once per cold start, never logs it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-'))
+    const secret = randomBytes(24).toString('hex')
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminToken-AbCdEf'
+    const secretsManager = await fakeSecretsManager(arn, secret)
+    const logged: unknown[] = []
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
+    try {
+      // What the stack sets: the secret's ARN, no token in the environment.
+      delete process.env.ADMIN_TOKEN
+      Object.assign(process.env, {
+        ADMIN_SECRET_ARN: arn,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      })
+      const outfile = join(dir, 'index.mjs')
+      await build({
+        entryPoints: [new URL('../../functions/admin.ts', import.meta.url).pathname],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: BUNDLING.format,
+        target: BUNDLING.target,
+        mainFields: [...BUNDLING.mainFields],
+        banner: { js: BUNDLING.banner },
+        minify: BUNDLING.minify,
+        sourcemap: BUNDLING.sourceMap,
+        sourcesContent: BUNDLING.sourcesContent,
+        external: [...BUNDLING.externalModules],
+        logLevel: 'silent',
+      })
+      expect(readFileSync(outfile, 'utf8').startsWith(CREATE_REQUIRE_BANNER)).toBe(true)
+      const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: Handler }
+      const request = (token: string) => restEvent({ method: 'GET', path: '/admin/i18n/locales', resource: '/admin/{proxy+}', token })
+
+      const withSecret = await handler(request(secret), {})
+      expect(withSecret.statusCode).toBe(200)
+      expect(bodyOf(withSecret).data.map((locale: any) => locale.code).sort()).toEqual(['de', 'en', 'fr'])
+      expectError(await handler(request(ADMIN_TOKEN), {}), 401, 'UnauthorizedError')
+      expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: arn }])
+      expect(JSON.stringify(logged)).not.toContain(secret)
+    } finally {
+      for (const spy of spies) spy.mockRestore()
+      process.env.ADMIN_TOKEN = ADMIN_TOKEN
+      for (const key of ['ADMIN_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete process.env[key]
+      await secretsManager.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
