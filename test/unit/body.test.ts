@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseBody, parseJson } from '../../lib/body.js'
 import { article, type ContentType } from '../../lib/content-types.js'
-import { ApiError } from '../../lib/errors.js'
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof ApiError) return error
-    throw error
-  }
-  throw new Error('expected an ApiError')
-}
+import { errorOf } from '../support/errors.js'
 
 const paragraph = [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi' }] }]
 

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../lib/errors.js'
+import { errorOf } from '../support/errors.js'
 import { paginationMeta, paginationWindow, parsePagination } from '../../lib/pagination.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof ApiError) return error
-    throw error
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('parsePagination', () => {
   it('defaults to page 1 of 25 with a count', () => {

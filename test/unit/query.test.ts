@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { article } from '../../lib/content-types.js'
-import { ApiError } from '../../lib/errors.js'
+import { errorOf } from '../support/errors.js'
 import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery } from '../../lib/query.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
 const list = (search: string) => parseListQuery(`http://x/api/articles?${search}`, article, rest)
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof ApiError) return error
-    throw error
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('parseListQuery', () => {
   it('reads bracket syntax for sort and pagination', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { article } from '../../lib/content-types.js'
-import { ApiError } from '../../lib/errors.js'
+import { errorOf } from '../support/errors.js'
 import { idOrder, parseSort, sortComparator } from '../../lib/sort.js'
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof ApiError) return error
-    throw error
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('parseSort', () => {
   it.each([
