@@ -1,30 +1,69 @@
 // Shared start-up of every Lambda function: configuration from the environment (validated once,
-// failing fast), the admin secret from Secrets Manager (once per cold start), one DynamoDB client.
+// failing fast), the secrets this function may read from Secrets Manager (once per cold start),
+// one DynamoDB client.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { deriveTokenHashSecret } from '../lib/access.js'
 import { configFromEnv } from '../lib/config.js'
-import { createServices, type Services } from '../lib/services.js'
+import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 
-function required(name: string): string {
+/** The environment variables naming each secret's ARN; the stack sets only those a function may read. */
+const SECRET_ARN_VARIABLES = { adminToken: 'ADMIN_SECRET_ARN', tokenHashSecret: 'TOKEN_HASH_SECRET_ARN' } as const
+type SecretName = keyof typeof SECRET_ARN_VARIABLES
+
+function optional(name: string): string | undefined {
   const value = process.env[name]
-  if (value === undefined || value === '') throw new Error(`Missing environment variable ${name}`)
+  return value === undefined || value === '' ? undefined : value
+}
+
+function required(name: string): string {
+  const value = optional(name)
+  if (value === undefined) throw new Error(`Missing environment variable ${name}`)
   return value
 }
 
-async function adminSecret(): Promise<string> {
-  if (process.env.ADMIN_SECRET_ARN === undefined || process.env.ADMIN_SECRET_ARN === '') return required('ADMIN_TOKEN')
+/** The secrets whose ARN is configured, fetched in parallel with one client. */
+async function fetchSecrets(arns: ReadonlyMap<SecretName, string>): Promise<Partial<Record<SecretName, string>>> {
+  if (arns.size === 0) return {}
   const client = new SecretsManagerClient({ region: required('AWS_REGION') })
-  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: process.env.ADMIN_SECRET_ARN }))
-  client.destroy()
-  if (SecretString === undefined || SecretString === '') throw new Error('The admin secret is empty')
-  return SecretString
+  try {
+    const entries = await Promise.all([...arns].map(async ([name, arn]) => {
+      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }))
+      // The message names the variable, never the value.
+      if (SecretString === undefined || SecretString === '') throw new Error(`The secret named by ${SECRET_ARN_VARIABLES[name]} is empty`)
+      return [name, SecretString] as const
+    }))
+    return Object.fromEntries(entries)
+  } finally {
+    client.destroy()
+  }
+}
+
+/**
+ * On AWS each secret comes from the ARN the stack gave this function: every function gets the
+ * token hash key, only the admin function the admin token (elsewhere it stays undefined and
+ * matches nothing). A secret without an ARN comes from the environment as for a local run:
+ * ADMIN_TOKEN (required when no ARN is set at all), and TOKEN_HASH_SECRET or a key derived from
+ * ADMIN_TOKEN, never from a fetched admin token, so rotating that one leaves API tokens valid.
+ */
+async function readSecrets(): Promise<Secrets> {
+  const arns = new Map<SecretName, string>()
+  for (const [name, variable] of Object.entries(SECRET_ARN_VARIABLES) as [SecretName, string][]) {
+    const arn = optional(variable)
+    if (arn !== undefined) arns.set(name, arn)
+  }
+  const fetched = await fetchSecrets(arns)
+  const envAdminToken = arns.size === 0 ? required('ADMIN_TOKEN') : optional('ADMIN_TOKEN')
+  const tokenHashSecret = fetched.tokenHashSecret ?? optional('TOKEN_HASH_SECRET')
+    ?? (envAdminToken === undefined ? undefined : deriveTokenHashSecret(envAdminToken))
+  if (tokenHashSecret === undefined) throw new Error('Missing environment variable TOKEN_HASH_SECRET_ARN (or TOKEN_HASH_SECRET or ADMIN_TOKEN)')
+  return { adminToken: fetched.adminToken ?? envAdminToken, tokenHashSecret }
 }
 
 /** The services of this function instance; rejects (and the cold start fails) on bad config. */
 export async function lambdaServices(): Promise<Services> {
   const config = configFromEnv(process.env)
-  const adminToken = await adminSecret()
-  const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: process.env.DYNAMODB_ENDPOINT || undefined })
-  return createServices(db, config, { adminToken, tokenHashSecret: process.env.TOKEN_HASH_SECRET || deriveTokenHashSecret(adminToken) })
+  const secrets = await readSecrets()
+  const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
+  return createServices(db, config, secrets)
 }

@@ -1,5 +1,6 @@
-// The whole deployment of one stage: the table, the admin secret, one function per content type
-// plus the locales and admin functions, and the REST API routing each path to its function.
+// The whole deployment of one stage: the table, the admin token and token hash key secrets, one
+// function per content type plus the locales and admin functions, and the REST API routing each
+// path to its function.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib'
@@ -8,7 +9,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup } from 'aws-cdk-lib/aws-logs'
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
+import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { contentTypes, routeName } from '../lib/content-types.js'
 import { createContentTable } from './content-table.js'
@@ -53,12 +54,23 @@ export class ContentApiStack extends Stack {
     const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     const table = createContentTable(this, settings.protect)
 
-    // CloudFormation generates the token inside Secrets Manager: it never appears in the template.
-    const adminSecret = new Secret(this, 'AdminToken', {
+    // CloudFormation generates both secrets inside Secrets Manager: no value appears in the template.
+    // No fixed names: a deleted secret's name stays taken during its recovery window.
+    const adminSecret = new Secret(this, 'AdminTokenSecret', {
       description: `Admin token of the content API (${stage})`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
       removalPolicy,
     })
+    // A key of its own, not derived from the admin token: every function that identifies API tokens
+    // reads it without the admin token, and rotating the admin token leaves API tokens valid.
+    const tokenHashKey = new Secret(this, 'TokenHashKeySecret', {
+      description: `HMAC key API access keys are stored under (${stage}); replacing it invalidates every API token`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy,
+    })
+    // Each function's secrets by the environment variable its runtime reads the ARN from.
+    const tokenSecrets = { TOKEN_HASH_SECRET_ARN: tokenHashKey }
+    const adminSecrets = { ...tokenSecrets, ADMIN_SECRET_ARN: adminSecret }
 
     const shared: NodejsFunctionProps = {
       runtime: Runtime.NODEJS_22_X,
@@ -72,7 +84,6 @@ export class ContentApiStack extends Stack {
       depsLockFilePath: `${ROOT}package-lock.json`,
       environment: {
         TABLE_NAME: table.tableName,
-        ADMIN_SECRET_ARN: adminSecret.secretArn,
         API_REST_DEFAULT_LIMIT: String(settings.rest.defaultLimit),
         API_REST_MAX_LIMIT: String(settings.rest.maxLimit),
         API_REST_FIND_ONE_SHAPE: settings.rest.findOneShape,
@@ -81,17 +92,21 @@ export class ContentApiStack extends Stack {
       bundling: BUNDLING,
     }
 
-    /** One function, its log group and a role holding exactly its table actions and the secret. */
-    const createFunction = (id: string, entry: string, access: TableAccess) => {
+    /** One function, its log group and a role holding exactly its table actions and `secrets`. */
+    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>) => {
       const path = `${ROOT}${entry}`
       if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
       const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
       const role = new Role(this, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
       logGroup.grantWrite(role)
       for (const statement of tableStatements(table.tableArn, access)) role.addToPolicy(statement)
-      // Every function needs the secret: API access keys are hashed with a key derived from it.
-      role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [adminSecret.secretArn] }))
-      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role })
+      const environment = { ...shared.environment }
+      for (const [variable, secret] of Object.entries(secrets)) {
+        environment[variable] = secret.secretArn
+        // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
+        role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
+      }
+      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment })
       this.functions.set(entry, fn)
       return fn
     }
@@ -134,17 +149,21 @@ export class ContentApiStack extends Stack {
 
     const apiRoot = api.root.addResource('api')
     for (const [name, type] of Object.entries(contentTypes)) {
-      const fn = createFunction(`${pascal(name)}Function`, `functions/${name}.ts`, CONTENT_ACCESS)
+      const fn = createFunction(`${pascal(name)}Function`, `functions/${name}.ts`, CONTENT_ACCESS, tokenSecrets)
       const integration = integrationOf(fn)
       const resource = apiRoot.addResource(routeName(type))
       route(resource, integration)
       if (type.kind === 'collection') route(resource.addResource('{documentId}'), integration)
     }
-    route(apiRoot.addResource('i18n').addResource('locales'), integrationOf(createFunction('LocalesFunction', 'functions/locales.ts', LOCALES_ACCESS)))
-    route(api.root.addResource('admin').addResource('{proxy+}'), integrationOf(createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS)))
+    const locales = createFunction('LocalesFunction', 'functions/locales.ts', LOCALES_ACCESS, tokenSecrets)
+    route(apiRoot.addResource('i18n').addResource('locales'), integrationOf(locales))
+    // The only function that may read the admin token.
+    const admin = createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS, adminSecrets)
+    route(api.root.addResource('admin').addResource('{proxy+}'), integrationOf(admin))
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL: append api/<plural>, api/i18n/locales or admin/...' })
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn, description: 'Secrets Manager secret holding the admin token' })
+    new CfnOutput(this, 'TokenHashKeySecretArn', { value: tokenHashKey.secretArn, description: 'Secrets Manager secret holding the API token hash key' })
     new CfnOutput(this, 'TableName', { value: table.tableName })
   }
 }

@@ -161,9 +161,12 @@ function publicView(token: StoredToken) {
   return { id: token.id, name: token.name, type: token.type, permissions: permissionsOf(token), createdAt: token.createdAt }
 }
 
-/** Constant-time comparison of a presented admin token with the configured one. */
-export function adminTokenMatches(presented: string | undefined, adminToken: string): boolean {
-  if (presented === undefined) return false
+/**
+ * Constant-time comparison of a presented admin token with the configured one. No configured
+ * token (a function that serves no admin route) matches nothing.
+ */
+export function adminTokenMatches(presented: string | undefined, adminToken: string | undefined): boolean {
+  if (presented === undefined || adminToken === undefined) return false
   const match = /^Bearer +(.+)$/i.exec(presented.trim())
   if (match === null) return false
   // Digests have a fixed length, so timingSafeEqual never leaks the configured token's length.
@@ -172,7 +175,7 @@ export function adminTokenMatches(presented: string | undefined, adminToken: str
   return timingSafeEqual(a, b)
 }
 
-/** The HMAC key API access keys are hashed with, derived from the admin secret unless given. */
+/** A local run's HMAC key for API access keys, derived from the admin token (AWS uses its own secret). */
 export function deriveTokenHashSecret(adminToken: string): string {
   return createHmac('sha256', adminToken).update('api-token-hash').digest('hex')
 }

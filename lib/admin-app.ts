@@ -48,7 +48,7 @@ function noQuery(c: Context): void {
  * The admin token check, then no query. Attached to each route rather than to `/admin/*`, so an
  * unknown route (404) or method (405) answers before credentials (401), as §8 orders the checks.
  */
-function adminOnly(adminToken: string): MiddlewareHandler {
+function adminOnly(adminToken: string | undefined): MiddlewareHandler {
   return async (c, next) => {
     if (!adminTokenMatches(c.req.header('authorization'), adminToken)) throw unauthorized()
     noQuery(c)

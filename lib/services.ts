@@ -9,8 +9,11 @@ import { ListReader } from './storage/lists.js'
 import { SettingsStore } from './storage/settings.js'
 
 export interface Secrets {
-  /** Bearer token of the administration API. */
-  readonly adminToken: string
+  /**
+   * Bearer token of the administration API; undefined in a process that serves no admin route,
+   * where no presented token matches it.
+   */
+  readonly adminToken: string | undefined
   /** Server-side key of the HMAC that API access keys are stored under. */
   readonly tokenHashSecret: string
 }
@@ -21,7 +24,7 @@ export interface Services {
   readonly lists: ListReader
   readonly locales: LocaleService
   readonly access: AccessService
-  readonly adminToken: string
+  readonly adminToken: string | undefined
 }
 
 /** Wires the stores and services of one process. */

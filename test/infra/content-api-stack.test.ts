@@ -1,9 +1,10 @@
 // The synthesized stack (bundling skipped), asserted against lib/table.ts, the content-type
-// registry and the issue: table, functions, routes, least-privilege policies, secret, outputs.
+// registry and the issue: table, functions, routes, least-privilege policies, secrets, outputs.
 import { readdirSync, readFileSync } from 'node:fs'
 import { App } from 'aws-cdk-lib'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda'
+import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ContentApiStack } from '../../infra/content-api-stack.js'
 import { stageFromContext } from '../../infra/stage-config.js'
@@ -24,7 +25,9 @@ function synth(stage: string, context: Record<string, unknown> = {}) {
     if (fn === undefined) throw new Error(`no function for ${entry}`)
     return stack.getLogicalId(fn.node.defaultChild as CfnFunction)
   }
-  return { stack, template, resources: template.toJSON().Resources as Resources, logicalId }
+  /** The logical id of the secret construct `id` (AdminTokenSecret, TokenHashKeySecret). */
+  const secretId = (id: string) => stack.getLogicalId(stack.node.findChild(id).node.defaultChild as CfnSecret)
+  return { stack, template, resources: template.toJSON().Resources as Resources, logicalId, secretId }
 }
 
 function ofType(resources: Resources, type: string) {
@@ -56,7 +59,6 @@ function statementsOf(resources: Resources, functionId: string): any[] {
 }
 
 const tableId = (resources: Resources) => ofType(resources, 'AWS::DynamoDB::Table')[0]![0]
-const secretId = (resources: Resources) => ofType(resources, 'AWS::SecretsManager::Secret')[0]![0]
 const tableArn = (resources: Resources) => ({ 'Fn::GetAtt': [tableId(resources), 'Arn'] })
 const indexArn = (resources: Resources, name: string) => ({ 'Fn::Join': ['', [tableArn(resources), `/index/${name}`]] })
 const actionsOf = (statement: any): string[] => [statement.Action].flat().sort()
@@ -66,6 +68,10 @@ const actionsOf = (statement: any): string[] => [statement.Action].flat().sort()
 const CONTENT_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
 const ADMIN_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
 const LOCALES_ACTIONS = ['dynamodb:GetItem']
+
+const CONTENT_ENTRIES = Object.keys(contentTypes).map((name) => `functions/${name}.ts`)
+/** Every function identifies or creates API tokens; only the admin function checks the admin token. */
+const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
 
 describe('the dev stack', () => {
   let synthed: ReturnType<typeof synth>
@@ -116,7 +122,7 @@ describe('the dev stack', () => {
   })
 
   describe('functions', () => {
-    const entries = [...Object.keys(contentTypes).map((name) => `functions/${name}.ts`), 'functions/locales.ts', 'functions/admin.ts']
+    const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
 
     it('has one function per content type plus the locales and admin functions', () => {
       expect(ofType(synthed.resources, 'AWS::Lambda::Function')).toHaveLength(entries.length)
@@ -131,9 +137,12 @@ describe('the dev stack', () => {
       expect(fn.MemorySize).toBeGreaterThanOrEqual(128)
       expect(fn.Timeout).toBeGreaterThan(0)
       expect(fn.Timeout).toBeLessThan(29) // API Gateway gives up at 29 s
+      const secretArns = entry === 'functions/admin.ts'
+        ? { TOKEN_HASH_SECRET_ARN: { Ref: synthed.secretId('TokenHashKeySecret') }, ADMIN_SECRET_ARN: { Ref: synthed.secretId('AdminTokenSecret') } }
+        : { TOKEN_HASH_SECRET_ARN: { Ref: synthed.secretId('TokenHashKeySecret') } }
       expect(fn.Environment.Variables).toEqual({
         TABLE_NAME: { Ref: tableId(synthed.resources) },
-        ADMIN_SECRET_ARN: { Ref: secretId(synthed.resources) },
+        ...secretArns,
         API_REST_DEFAULT_LIMIT: '25',
         API_REST_MAX_LIMIT: '100',
         API_REST_FIND_ONE_SHAPE: 'array',
@@ -237,12 +246,32 @@ describe('the dev stack', () => {
       expect(JSON.stringify(statementsOf(synthed.resources, synthed.logicalId(entry)))).not.toContain('/index/')
     })
 
-    it('grants each function only GetSecretValue on the admin secret, and log writes on its own log group', () => {
+    it.each([...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts'])('%s may read exactly the secrets it needs, with GetSecretValue alone', (entry) => {
+      const statements = statementsOf(synthed.resources, synthed.logicalId(entry))
+      const onSecrets = statements.filter((s) => JSON.stringify(s).includes('secretsmanager'))
+      expect(onSecrets.every((s) => s.Effect === 'Allow' && s.Action === 'secretsmanager:GetSecretValue')).toBe(true)
+      expect(onSecrets.map((s) => s.Resource)).toEqual(expect.arrayContaining(SECRETS_OF(entry).map((id) => ({ Ref: synthed.secretId(id) }))))
+      expect(onSecrets).toHaveLength(SECRETS_OF(entry).length)
+    })
+
+    it('names the admin secret in no resource but the admin function and its role policy', () => {
+      const adminSecret = JSON.stringify({ Ref: synthed.secretId('AdminTokenSecret') })
+      const admin = synthed.logicalId('functions/admin.ts')
+      const adminRole = synthed.resources[admin]!.Properties.Role['Fn::GetAtt'][0]
+      const adminPolicies = ofType(synthed.resources, 'AWS::IAM::Policy')
+        .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: adminRole }]))
+        .map(([id]) => id)
+      expect(adminPolicies).toHaveLength(1)
+      const referencing = Object.entries(synthed.resources).filter(([, resource]) => JSON.stringify(resource).includes(adminSecret)).map(([id]) => id)
+      expect(referencing.sort()).toEqual([admin, ...adminPolicies].sort())
+    })
+
+    it('grants each function only its secrets, its table actions and log writes on its own log group', () => {
       for (const entry of synthed.stack.functions.keys()) {
         const id = synthed.logicalId(entry)
         const statements = statementsOf(synthed.resources, id)
         const secret = statements.filter((s) => JSON.stringify(s.Action).includes('secretsmanager'))
-        expect(secret).toEqual([expect.objectContaining({ Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId(synthed.resources) } })])
+        expect(secret).toHaveLength(SECRETS_OF(entry).length)
         const logs = statements.filter((s) => JSON.stringify(s.Action).includes('logs:'))
         expect(logs).toHaveLength(1)
         expect(actionsOf(logs[0])).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents'])
@@ -278,25 +307,44 @@ describe('the dev stack', () => {
     })
   })
 
-  describe('secret and outputs', () => {
-    it('generates the admin token in Secrets Manager: 48 characters, no punctuation, no plain text', () => {
-      synthed.template.hasResourceProperties('AWS::SecretsManager::Secret', {
-        GenerateSecretString: Match.objectLike({ PasswordLength: 48, ExcludePunctuation: true }),
-      })
-      const json = JSON.stringify(synthed.template.toJSON())
-      expect(json).not.toContain('"SecretString"')
-      expect(json).not.toContain('ADMIN_TOKEN')
-      expect(json).not.toContain('TOKEN_HASH_SECRET')
+  describe('secrets and outputs', () => {
+    it('has exactly two secrets, both generated by Secrets Manager', () => {
+      expect(ofType(synthed.resources, 'AWS::SecretsManager::Secret').map(([id]) => id).sort())
+        .toEqual([synthed.secretId('AdminTokenSecret'), synthed.secretId('TokenHashKeySecret')].sort())
     })
 
-    it('outputs the API URL of the stage, the secret ARN and the table name', () => {
+    it.each([
+      ['AdminTokenSecret', 48],
+      ['TokenHashKeySecret', 64],
+    ])('generates %s: %i characters, no punctuation, no space', (id, length) => {
+      expect(synthed.resources[synthed.secretId(id)]!.Properties.GenerateSecretString).toEqual({
+        PasswordLength: length,
+        ExcludePunctuation: true,
+        IncludeSpace: false,
+      })
+    })
+
+    it('holds no secret value: no SecretString, no ADMIN_TOKEN or TOKEN_HASH_SECRET variable', () => {
+      const json = JSON.stringify(synthed.template.toJSON())
+      expect(json).not.toContain('"SecretString"')
+      expect(json).not.toContain('SecretStringTemplate')
+      expect(json).not.toContain('"ADMIN_TOKEN"')
+      expect(json).not.toContain('"TOKEN_HASH_SECRET"')
+      for (const [, fn] of ofType(synthed.resources, 'AWS::Lambda::Function')) {
+        const names = Object.keys(fn.Properties.Environment.Variables)
+        expect(names.filter((name) => /TOKEN|SECRET/.test(name)).every((name) => name.endsWith('_SECRET_ARN'))).toBe(true)
+      }
+    })
+
+    it('outputs the API URL of the stage, the secret ARNs and the table name', () => {
       const outputs = synthed.template.toJSON().Outputs
       const api = ofType(synthed.resources, 'AWS::ApiGateway::RestApi')[0]![0]
       expect(JSON.stringify(outputs.ApiUrl.Value)).toContain(`{"Ref":"${api}"}`)
       const stage = ofType(synthed.resources, 'AWS::ApiGateway::Stage')[0]!
       expect(stage[1].Properties.StageName).toBe('dev')
       expect(JSON.stringify(outputs.ApiUrl.Value)).toContain(`{"Ref":"${stage[0]}"},"/"`)
-      expect(outputs.AdminSecretArn.Value).toEqual({ Ref: secretId(synthed.resources) })
+      expect(outputs.AdminSecretArn.Value).toEqual({ Ref: synthed.secretId('AdminTokenSecret') })
+      expect(outputs.TokenHashKeySecretArn.Value).toEqual({ Ref: synthed.secretId('TokenHashKeySecret') })
       expect(outputs.TableName.Value).toEqual({ Ref: tableId(synthed.resources) })
     })
   })
@@ -316,7 +364,8 @@ describe('the prod stack', () => {
     })
   })
 
-  it('retains the admin secret and the logs', () => {
+  it('retains both secrets and the logs', () => {
+    expect(ofType(synthed.resources, 'AWS::SecretsManager::Secret')).toHaveLength(2)
     for (const type of ['AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
       for (const [, resource] of ofType(synthed.resources, type)) expect(resource.DeletionPolicy).toBe('Retain')
     }

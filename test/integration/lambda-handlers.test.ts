@@ -2,7 +2,7 @@
 // API Gateway events as API Gateway delivers them, against DynamoDB Local. Expectations come from
 // the spec (content-api.md) and behaviour.md.
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -152,7 +152,7 @@ function expectError(result: LambdaResult, status: number, name: string) {
 }
 
 const ENV_KEYS = [
-  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
+  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
   'API_REST_MAX_LIMIT', 'API_REST_FIND_ONE_SHAPE', 'CACHE_TTL_MS', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE',
 ]
@@ -382,18 +382,29 @@ describe('Lambda handlers behind an HTTP API (payload 2.0)', () => {
   })
 })
 
-describe('the production bundle', () => {
+describe('the production bundles', () => {
+  const ADMIN_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminTokenSecret-AbCdEf'
+  const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'
+  /** Bundles stay small: a cold start loads and parses the whole file. */
+  const MAX_BUNDLE_BYTES = 500_000
+
   /** A stand-in for Secrets Manager's GetSecretValue on loopback (no AWS is reachable from tests). */
-  async function fakeSecretsManager(arn: string, secret: string) {
-    const requests: unknown[] = []
+  async function fakeSecretsManager(secrets: Record<string, string>) {
+    const requests: { target: unknown; SecretId: string }[] = []
     const server = createServer((req, res) => {
       let body = ''
       req.on('data', (chunk: Buffer) => (body += chunk.toString()))
       req.on('end', () => {
-        const target = req.headers['x-amz-target']
-        requests.push({ target, ...JSON.parse(body) })
+        const { SecretId } = JSON.parse(body) as { SecretId: string }
+        requests.push({ target: req.headers['x-amz-target'], SecretId })
+        const secret = secrets[SecretId]
+        if (secret === undefined) {
+          res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.1' })
+          res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }))
+          return
+        }
         res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' })
-        res.end(JSON.stringify({ ARN: arn, Name: 'AdminToken', SecretString: secret, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 }))
+        res.end(JSON.stringify({ ARN: SecretId, Name: SecretId.split(':').at(-1), SecretString: secret, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 }))
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -401,54 +412,105 @@ describe('the production bundle', () => {
     return { endpoint: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(resolve)) }
   }
 
-  it('bundles functions/admin.ts as the stack does, reads the admin token from ADMIN_SECRET_ARN once per cold start, never logs it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bundle-'))
-    const secret = randomBytes(24).toString('hex')
-    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminToken-AbCdEf'
-    const secretsManager = await fakeSecretsManager(arn, secret)
-    const logged: unknown[] = []
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
-    try {
-      // What the stack sets: the secret's ARN, no token in the environment.
-      delete process.env.ADMIN_TOKEN
-      Object.assign(process.env, {
-        ADMIN_SECRET_ARN: arn,
-        AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
-        AWS_ACCESS_KEY_ID: 'test',
-        AWS_SECRET_ACCESS_KEY: 'test',
-      })
-      const outfile = join(dir, 'index.mjs')
-      await build({
-        entryPoints: [new URL('../../functions/admin.ts', import.meta.url).pathname],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: BUNDLING.format,
-        target: BUNDLING.target,
-        mainFields: [...BUNDLING.mainFields],
-        banner: { js: BUNDLING.banner },
-        minify: BUNDLING.minify,
-        sourcemap: BUNDLING.sourceMap,
-        sourcesContent: BUNDLING.sourcesContent,
-        external: [...BUNDLING.externalModules],
-        logLevel: 'silent',
-      })
-      expect(readFileSync(outfile, 'utf8').startsWith(CREATE_REQUIRE_BANNER)).toBe(true)
-      const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: Handler }
-      const request = (token: string) => restEvent({ method: 'GET', path: '/admin/i18n/locales', resource: '/admin/{proxy+}', token })
+  /** Bundles `entries` (functions/<entry>.ts) as the stack does; returns each bundle's path. */
+  async function bundle(dir: string, entries: string[]): Promise<Record<string, string>> {
+    await build({
+      entryPoints: entries.map((entry) => new URL(`../../functions/${entry}.ts`, import.meta.url).pathname),
+      outdir: dir,
+      // As NodejsFunction names it: `.mjs`, so Node loads it as an ES module.
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      platform: 'node',
+      format: BUNDLING.format,
+      target: BUNDLING.target,
+      mainFields: [...BUNDLING.mainFields],
+      banner: { js: BUNDLING.banner },
+      minify: BUNDLING.minify,
+      sourcemap: BUNDLING.sourceMap,
+      sourcesContent: BUNDLING.sourcesContent,
+      external: [...BUNDLING.externalModules],
+      logLevel: 'silent',
+    })
+    return Object.fromEntries(entries.map((entry) => [entry, join(dir, `${entry}.mjs`)]))
+  }
 
-      const withSecret = await handler(request(secret), {})
-      expect(withSecret.statusCode).toBe(200)
-      expect(bodyOf(withSecret).data.map((locale: any) => locale.code).sort()).toEqual(['de', 'en', 'fr'])
-      expectError(await handler(request(ADMIN_TOKEN), {}), 401, 'UnauthorizedError')
-      expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: arn }])
-      expect(JSON.stringify(logged)).not.toContain(secret)
-    } finally {
-      for (const spy of spies) spy.mockRestore()
-      process.env.ADMIN_TOKEN = ADMIN_TOKEN
-      for (const key of ['ADMIN_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete process.env[key]
-      await secretsManager.close()
-      rmSync(dir, { recursive: true, force: true })
+  let dir: string
+  let bundles: Record<string, string>
+  let secretsManager: Awaited<ReturnType<typeof fakeSecretsManager>>
+  let logged: unknown[]
+  let spies: { mockRestore(): void }[]
+  const adminSecret = randomBytes(24).toString('hex')
+  const hashKey = randomBytes(32).toString('hex')
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bundle-'))
+    bundles = await bundle(dir, ['admin', 'article', 'locales'])
+    secretsManager = await fakeSecretsManager({ [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey })
+    logged = []
+    spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
+    // What the stack sets: secret ARNs, no secret value in the environment.
+    delete process.env.ADMIN_TOKEN
+    Object.assign(process.env, {
+      TOKEN_HASH_SECRET_ARN: HASH_KEY_ARN,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+    })
+  })
+
+  afterAll(async () => {
+    for (const spy of spies) spy.mockRestore()
+    process.env.ADMIN_TOKEN = ADMIN_TOKEN
+    for (const key of ['ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete process.env[key]
+    await secretsManager.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('admin reads both secrets once per cold start; a content function reads only the hash key and accepts the tokens admin creates', async () => {
+    for (const file of Object.values(bundles)) {
+      expect(readFileSync(file, 'utf8').startsWith(CREATE_REQUIRE_BANNER)).toBe(true)
+      expect(statSync(file).size).toBeLessThan(MAX_BUNDLE_BYTES)
     }
+
+    // The admin function: both ARNs, as only it gets them.
+    process.env.ADMIN_SECRET_ARN = ADMIN_ARN
+    const bundledAdmin = ((await import(pathToFileURL(bundles.admin!).href)) as { handler: Handler }).handler
+    const adminRequest = (method: string, token: string, path = '/admin/i18n/locales', body?: unknown) =>
+      bundledAdmin(restEvent({ method, path, resource: '/admin/{proxy+}', token, body }), {})
+    const listed = await adminRequest('GET', adminSecret)
+    expect(listed.statusCode).toBe(200)
+    expect(bodyOf(listed).data.map((locale: any) => locale.code).sort()).toEqual(['de', 'en', 'fr'])
+    expectError(await adminRequest('GET', ADMIN_TOKEN), 401, 'UnauthorizedError')
+    const created = await adminRequest('POST', adminSecret, '/admin/api-tokens', { name: 'bundle', type: 'read-only' })
+    expect(created.statusCode).toBe(201)
+    const bundleKey: string = bodyOf(created).data.accessKey
+    expect([...secretsManager.requests].sort((a, b) => a.SecretId.localeCompare(b.SecretId))).toEqual([
+      { target: 'secretsmanager.GetSecretValue', SecretId: ADMIN_ARN },
+      { target: 'secretsmanager.GetSecretValue', SecretId: HASH_KEY_ARN },
+    ])
+
+    // A content function: the hash key ARN alone, no admin token anywhere.
+    delete process.env.ADMIN_SECRET_ARN
+    secretsManager.requests.length = 0
+    const bundledArticle = ((await import(pathToFileURL(bundles.article!).href)) as { handler: Handler }).handler
+    const list = (handler: Handler, token: string) => handler(restEvent({ method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de', token }), {})
+    const withBundleKey = await list(bundledArticle, bundleKey)
+    expect(withBundleKey.statusCode).toBe(200)
+    expect(bodyOf(withBundleKey).meta.pagination.total).toBe(3)
+    expect((await list(bundledArticle, bundleKey)).statusCode).toBe(200)
+    expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: HASH_KEY_ARN }])
+
+    // Keys are stored under the hash key secret, not under a key derived from an admin token.
+    expectError(await list(article, bundleKey), 401, 'UnauthorizedError')
+    expectError(await list(bundledArticle, accessKey), 401, 'UnauthorizedError')
+    expect(JSON.stringify(logged)).not.toContain(adminSecret)
+    expect(JSON.stringify(logged)).not.toContain(hashKey)
+  })
+
+  it('fails the cold start of a content function whose hash key secret cannot be read', async () => {
+    process.env.TOKEN_HASH_SECRET_ARN = `${HASH_KEY_ARN}-gone`
+    secretsManager.requests.length = 0
+    await expect(import(pathToFileURL(bundles.locales!).href)).rejects.toThrow(/can't find the specified secret/)
+    expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: `${HASH_KEY_ARN}-gone` }])
   })
 })
