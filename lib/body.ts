@@ -23,10 +23,32 @@ const text = (maxLength?: number) =>
     v.check((s) => maxLength === undefined || [...s].length <= maxLength, `must be at most ${maxLength} characters`),
   )
 
+/**
+ * Deepest nesting of a blocks or json value (the bound DynamoDB sets on nested attributes; real
+ * blocks use a handful). Far deeper values overflow the stack when stored (JSON.stringify): a 400, not a 500.
+ */
+const MAX_NESTING = 32
+
+/** True when `value` has at most `max` levels of arrays and objects; iterative, so never overflows. */
+function nestingWithin(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next
+    if (typeof current !== 'object' || current === null) continue
+    if (depth > max) return false
+    for (const child of Object.values(current)) pending.push([child, depth + 1])
+  }
+  return true
+}
+const TOO_DEEP = `must not be nested more than ${MAX_NESTING} levels deep`
+
 const BlockChildSchema = v.looseObject({ type: v.string('must be a string') })
-const BlocksSchema = v.array(
-  v.looseObject({ type: v.string('must be a string'), children: v.array(BlockChildSchema, 'must be an array') }, 'must be a block object'),
-  'must be an array of blocks',
+const BlocksSchema = v.pipe(
+  v.array(
+    v.looseObject({ type: v.string('must be a string'), children: v.array(BlockChildSchema, 'must be an array') }, 'must be a block object'),
+    'must be an array of blocks',
+  ),
+  v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP),
 )
 
 function attributeSchema(attribute: Attribute): v.GenericSchema {
@@ -59,7 +81,7 @@ function attributeSchema(attribute: Attribute): v.GenericSchema {
     case 'blocks':
       return BlocksSchema
     case 'json':
-      return v.unknown()
+      return v.pipe(v.unknown(), v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP))
   }
 }
 

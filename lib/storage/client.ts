@@ -33,14 +33,20 @@ const UNAVAILABLE = new Set([
   'ServiceUnavailable',
   'TransactionInProgressException',
   'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
 ])
+
+/** Socket errors the SDK retries as transient: when they outlast the retries, DynamoDB is unreachable. */
+const UNREACHABLE = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
 
 /** Turns an SDK failure into an ApiError: throttling and outages after retries are 503s. */
 export function storageError(error: unknown): unknown {
   if (error instanceof ApiError) return error
   const name = (error as { name?: string } | null)?.name ?? ''
   const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode ?? 0
-  if (UNAVAILABLE.has(name) || status >= 500) return serviceUnavailable()
+  const code = (error as { code?: string } | null)?.code ?? ''
+  if (UNAVAILABLE.has(name) || UNREACHABLE.has(code) || status >= 500) return serviceUnavailable()
   return error
 }
 

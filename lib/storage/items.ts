@@ -104,6 +104,8 @@ export function applyChanges(version: Version, changes: Attributes, now: string)
  * and revision, on condition that the version exists (and has revision `expectedRev` if given).
  */
 export function updateFor(type: ContentType, tableName: string, version: Version, changes: Attributes, now: string, expectedRev?: number) {
+  // The updated item must fit too: a 413 here, not DynamoDB's ValidationException (a 500).
+  versionToItem(type, applyChanges(version, changes, now))
   const names: Record<string, string> = { '#rev': ATTR.revision, '#pk': 'documentId' }
   const values: Record<string, unknown> = { ':now': now, ':one': 1 }
   const sets = ['updatedAt = :now', 'publishedAt = :now', '#rev = #rev + :one']

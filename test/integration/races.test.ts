@@ -1,0 +1,336 @@
+// Concurrency (behaviour.md §7 "Races", issue 6): parallel requests through the real app on
+// DynamoDB Local. Where a race must be certain, a barrier on the client holds every request's
+// write until all of them have done their reads, so each one decides on the same stale state.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { META } from '../../lib/table.js'
+import { createTestContext, json, type TestContext } from '../support/context.js'
+
+type Doc = Record<string, any>
+
+/** The revision in an ETag `"<id>.<rev>"`. */
+const revOf = (etag: string | null) => Number(/^"\d+\.(\d+)"$/.exec(etag ?? '')?.[1])
+
+describe('races', () => {
+  let ctx: TestContext
+  let key: string
+
+  beforeAll(async () => {
+    ctx = await createTestContext()
+    key = await ctx.token()
+    await ctx.addLocales('fr', 'de')
+  })
+  afterEach(() => {
+    ctx.db.middlewareStack.remove('barrier')
+  })
+
+  const put = (path: string, data: Doc, headers: Record<string, string> = {}) => ctx.request('PUT', path, { token: key, body: { data }, headers })
+  const del = (path: string, headers: Record<string, string> = {}) => ctx.request('DELETE', path, { token: key, headers })
+  const statuses = (responses: Response[]) => responses.map((response) => response.status).sort()
+
+  /**
+   * Holds the first `count` writes to `documentId` (transactions and single updates) until all
+   * have arrived, then releases them together. Reads are never held.
+   */
+  function barrier(documentId: string, count: number): void {
+    const held: (() => void)[] = []
+    let open = false
+    const release = () => {
+      open = true
+      held.splice(0).forEach((resume) => resume())
+    }
+    setTimeout(release, 5000).unref() // never hang: an unmet barrier shows up as a failed assertion
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      const write = ['TransactWriteItemsCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'PutItemCommand'].includes(context.commandName)
+      if (!open && write && JSON.stringify(args.input).includes(documentId)) {
+        await new Promise<void>((resume) => {
+          held.push(resume)
+          if (held.length >= count) release()
+        })
+      }
+      return next(args)
+    }, { step: 'initialize', name: 'barrier', override: true })
+  }
+
+  async function createArticle(data: Doc, locale = 'en'): Promise<Doc> {
+    const response = await ctx.request('POST', `/api/articles?locale=${locale}`, { token: key, body: { data } })
+    expect(response.status).toBe(200)
+    return (await json(response)).data
+  }
+
+  async function localize(documentId: string, locale: string, data: Doc): Promise<Doc> {
+    const response = await put(`/api/articles/${documentId}?locale=${locale}`, data)
+    expect(response.status).toBe(200)
+    return (await json(response)).data
+  }
+
+  /** Every version of a document (by id), or [] when it is gone. */
+  async function versionsOf(documentId: string): Promise<Doc[]> {
+    const response = await ctx.request('GET', `/api/articles/${documentId}?locale=*`)
+    if (response.status === 404) return []
+    expect(response.status).toBe(200)
+    return (await json(response)).data
+  }
+
+  async function etagOf(documentId: string, locale: string): Promise<string | null> {
+    return (await ctx.request('GET', `/api/articles/${documentId}?locale=${locale}`)).headers.get('etag')
+  }
+
+  /** Every item of the table, and the storage invariants that races must not break. */
+  async function expectConsistentTable(): Promise<void> {
+    const items: Doc[] = []
+    let start: Doc | undefined
+    do {
+      const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }))
+      items.push(...(page.Items ?? []))
+      start = page.LastEvaluatedKey
+    } while (start !== undefined)
+    const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
+    // No half-written version: every one is complete (an update never creates a bare item).
+    for (const version of versions) {
+      expect(version).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
+    }
+    const perList = new Map<string, number>()
+    for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
+    for (const item of items.filter((entry) => entry.documentId === META.count)) {
+      expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
+      perList.delete(item.locale)
+    }
+    expect([...perList.keys()]).toEqual([]) // every list with versions has its count item
+    const heads = new Set(items.filter((item) => item.locale === '#head').map((item) => item.documentId))
+    expect(heads).toEqual(new Set(versions.map((version) => version.documentId)))
+  }
+
+  describe('concurrent creates', () => {
+    it('gives 30 parallel creates across en, fr and de unique ids and documentIds, and exact counts', async () => {
+      const locales = ['en', 'fr', 'de']
+      const before = await Promise.all(locales.map(async (locale) => (await json(await ctx.request('GET', `/api/articles?locale=${locale}`))).meta.pagination.total))
+      const responses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+        ctx.request('POST', `/api/articles?locale=${locales[i % 3]}`, { token: key, body: { data: { title: `parallel ${i}` } } })))
+      expect(statuses(responses)).toEqual(Array(30).fill(200))
+      const created: Doc[] = await Promise.all(responses.map(async (response) => (await json(response)).data))
+      expect(new Set(created.map((doc) => doc.id)).size).toBe(30)
+      expect(new Set(created.map((doc) => doc.documentId)).size).toBe(30)
+      for (const [i, locale] of locales.entries()) {
+        const list = await json(await ctx.request('GET', `/api/articles?locale=${locale}&pagination[pageSize]=100`))
+        expect(list.meta.pagination.total).toBe((before[i] ?? 0) + 10)
+        const listed = new Set(list.data.map((doc: Doc) => doc.documentId))
+        for (const doc of created.filter((entry) => entry.locale === locale)) expect(listed.has(doc.documentId)).toBe(true)
+      }
+      await expectConsistentTable()
+    })
+  })
+
+  describe('concurrent PUTs creating the same localization', () => {
+    it('creates it once when all six decide on the same read: one 200, five 409', async () => {
+      const { documentId } = await createArticle({ title: 'source', views: 3 })
+      barrier(documentId, 6)
+      const titles = Array.from({ length: 6 }, (_, i) => `fr ${i}`)
+      const responses = await Promise.all(titles.map((title) => put(`/api/articles/${documentId}?locale=fr`, { title })))
+      expect(statuses(responses)).toEqual([200, 409, 409, 409, 409, 409])
+      const winner = (await json(responses.find((response) => response.status === 200)!)).data
+      for (const loser of responses.filter((response) => response.status === 409)) {
+        expect((await json(loser)).error).toMatchObject({ status: 409, name: 'ConflictError' })
+      }
+      const versions = await versionsOf(documentId)
+      expect(versions.map((doc) => doc.locale)).toEqual(['en', 'fr'])
+      expect(versions[1]).toMatchObject({ id: winner.id, title: winner.title, views: 3 })
+      await expectConsistentTable()
+    })
+
+    it('never duplicates it when eight run freely: each 200 or 409, one version, counted once', async () => {
+      const { documentId } = await createArticle({ title: 'source' })
+      const before = (await json(await ctx.request('GET', '/api/articles?locale=de'))).meta.pagination.total
+      const titles = Array.from({ length: 8 }, (_, i) => `de ${i}`)
+      const responses = await Promise.all(titles.map((title) => put(`/api/articles/${documentId}?locale=de`, { title })))
+      for (const response of responses) expect([200, 409]).toContain(response.status)
+      const accepted: Doc[] = await Promise.all(responses.filter((response) => response.status === 200).map(async (response) => (await json(response)).data))
+      expect(accepted.length).toBeGreaterThan(0)
+      expect(new Set(accepted.map((doc) => doc.id)).size).toBe(1) // every 200 is the same version
+      const versions = await versionsOf(documentId)
+      expect(versions.map((doc) => doc.locale)).toEqual(['en', 'de'])
+      expect(accepted.map((doc) => doc.title)).toContain(versions[1]?.title)
+      expect((await json(await ctx.request('GET', '/api/articles?locale=de'))).meta.pagination.total).toBe(before + 1)
+      await expectConsistentTable()
+    })
+  })
+
+  describe('concurrent non-localized updates through different locales', () => {
+    async function threeVersions(views: number): Promise<string> {
+      const { documentId } = await createArticle({ title: 'en', views, category: 'c0' })
+      await localize(documentId, 'fr', { title: 'fr' })
+      await localize(documentId, 'de', { title: 'de' })
+      return documentId
+    }
+
+    it('lets exactly one of three updates decided on the same read win; the others are 409 and write nothing', async () => {
+      const documentId = await threeVersions(1)
+      const revs = await Promise.all(['en', 'fr', 'de'].map(async (locale) => revOf(await etagOf(documentId, locale))))
+      barrier(documentId, 3)
+      const values = { en: 11, fr: 22, de: 33 }
+      const responses = await Promise.all(Object.entries(values).map(([locale, views]) =>
+        put(`/api/articles/${documentId}?locale=${locale}`, { views, category: `c${views}` })))
+      expect(statuses(responses)).toEqual([200, 409, 409])
+      const winner = (await json(responses.find((response) => response.status === 200)!)).data
+      const versions = await versionsOf(documentId)
+      expect(versions.map((doc) => [doc.locale, doc.views, doc.category])).toEqual(
+        ['en', 'fr', 'de'].map((locale) => [locale, winner.views, winner.category]))
+      const after = await Promise.all(['en', 'fr', 'de'].map(async (locale) => revOf(await etagOf(documentId, locale))))
+      expect(after).toEqual(revs.map((rev) => rev + 1))
+      await expectConsistentTable()
+    })
+
+    it('keeps every version in agreement when twelve run freely, and every 200 is one committed write', async () => {
+      const documentId = await threeVersions(0)
+      const locales = ['en', 'fr', 'de']
+      const revs = await Promise.all(locales.map(async (locale) => revOf(await etagOf(documentId, locale))))
+      const responses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        put(`/api/articles/${documentId}?locale=${locales[i % 3]}`, { views: 100 + i, category: `c${100 + i}` })))
+      for (const response of responses) expect([200, 409]).toContain(response.status)
+      const accepted: Doc[] = await Promise.all(responses.filter((response) => response.status === 200).map(async (response) => (await json(response)).data))
+      expect(accepted.length).toBeGreaterThan(0)
+      const versions = await versionsOf(documentId)
+      // No torn write: every version holds the same non-localized values and moved at the same time.
+      expect(new Set(versions.map((doc) => `${doc.views}/${doc.category}/${doc.updatedAt}`)).size).toBe(1)
+      const final = versions[0]!
+      // The final value is the one a 200 reported (a 409 wrote nothing), the last to commit.
+      const last = accepted.find((doc) => doc.views === final.views)
+      expect(last).toMatchObject({ views: final.views, category: final.category, updatedAt: final.updatedAt })
+      // Each committed update moves every version's revision once: the number of 200s is exactly
+      // the number of commits, so no 200 was silently overwritten and no 409 was half-applied.
+      const after = await Promise.all(locales.map(async (locale) => revOf(await etagOf(documentId, locale))))
+      expect(after).toEqual(revs.map((rev) => rev + accepted.length))
+      await expectConsistentTable()
+    })
+
+    it('keeps versions in agreement when a non-localized update races the creation of a localization', async () => {
+      const { documentId } = await createArticle({ title: 'only en', views: 5 })
+      barrier(documentId, 2)
+      const [update, localization] = await Promise.all([
+        put(`/api/articles/${documentId}?locale=en`, { views: 6 }),
+        put(`/api/articles/${documentId}?locale=fr`, { title: 'nouveau' }),
+      ])
+      expect(statuses([update, localization])).toEqual([200, 409])
+      const versions = await versionsOf(documentId)
+      expect(new Set(versions.map((doc) => doc.views)).size).toBe(1)
+      await expectConsistentTable()
+    })
+  })
+
+  describe('concurrent DELETE and PUT of the same version', () => {
+    it.each([1, 2, 3, 4])('never resurrects a half-written version and keeps counts exact (round %i)', async () => {
+      const { documentId } = await createArticle({ title: 'en', views: 7 })
+      await localize(documentId, 'fr', { title: 'fr' })
+      barrier(documentId, 2)
+      const [removed, updated] = await Promise.all([
+        del(`/api/articles/${documentId}?locale=fr`),
+        put(`/api/articles/${documentId}?locale=fr`, { title: 'fr updated' }),
+      ])
+      expect(removed.status).toBe(204)
+      // The update either landed before the delete (200) or found the version gone (404).
+      expect([200, 404]).toContain(updated.status)
+      expect((await versionsOf(documentId)).map((doc) => doc.locale)).toEqual(['en'])
+      await expectConsistentTable()
+    })
+
+    it.each([1, 2, 3])('keeps the document whole when its last version is deleted during an update and a new localization (round %i)', async () => {
+      const { documentId } = await createArticle({ title: 'last', views: 8 })
+      barrier(documentId, 3)
+      const [removed, updated, localized] = await Promise.all([
+        del(`/api/articles/${documentId}?locale=en`),
+        put(`/api/articles/${documentId}?locale=en`, { title: 'still here?' }),
+        put(`/api/articles/${documentId}?locale=fr`, { title: 'nouveau' }),
+      ])
+      expect([204, 409]).toContain(removed.status)
+      expect([200, 404]).toContain(updated.status)
+      expect([200, 409]).toContain(localized.status)
+      const versions = await versionsOf(documentId)
+      // Deleted and localized cannot both have won: the localization would be an orphan.
+      expect(removed.status === 204 && localized.status === 200).toBe(false)
+      expect(versions.map((doc) => doc.locale)).toEqual(removed.status === 204 ? [] : localized.status === 200 ? ['en', 'fr'] : ['en'])
+      for (const version of versions) expect(version.views).toBe(8)
+      await expectConsistentTable()
+    })
+  })
+
+  describe('ETag and If-Match', () => {
+    it('answers reads and writes with an ETag per version that changes on every write', async () => {
+      const created = await ctx.request('POST', '/api/articles', { token: key, body: { data: { title: 'tagged' } } })
+      const doc = (await json(created)).data
+      const first = created.headers.get('etag')
+      expect(first).toMatch(new RegExp(`^"${doc.id}\\.\\d+"$`))
+      expect(await etagOf(doc.documentId, 'en')).toBe(first)
+      const fr = await put(`/api/articles/${doc.documentId}?locale=fr`, { title: 'étiqueté' })
+      expect(fr.headers.get('etag')).not.toBe(first)
+      const updated = await put(`/api/articles/${doc.documentId}?locale=en`, { title: 'tagged again' })
+      const second = updated.headers.get('etag')
+      expect(second).not.toBe(first)
+      expect(await etagOf(doc.documentId, 'en')).toBe(second)
+    })
+
+    it('answers 412 to a PUT with a stale If-Match and writes nothing; the current one succeeds', async () => {
+      const { documentId } = await createArticle({ title: 'v1' })
+      const stale = await etagOf(documentId, 'en')
+      expect((await put(`/api/articles/${documentId}?locale=en`, { title: 'v2' })).status).toBe(200)
+      const current = await etagOf(documentId, 'en')
+      const rejected = await put(`/api/articles/${documentId}?locale=en`, { title: 'lost' }, { 'If-Match': stale! })
+      expect(rejected.status).toBe(412)
+      expect((await json(rejected)).error).toMatchObject({ status: 412, name: 'PreconditionFailedError', details: {} })
+      expect((await versionsOf(documentId))[0]?.title).toBe('v2')
+      expect(await etagOf(documentId, 'en')).toBe(current)
+      const accepted = await put(`/api/articles/${documentId}?locale=en`, { title: 'v3' }, { 'If-Match': current! })
+      expect(accepted.status).toBe(200)
+      expect(accepted.headers.get('etag')).not.toBe(current)
+      expect((await versionsOf(documentId))[0]?.title).toBe('v3')
+    })
+
+    it('answers 412 to a DELETE with a stale If-Match and keeps the version; the current one deletes it', async () => {
+      const { documentId } = await createArticle({ title: 'keep me' })
+      const stale = await etagOf(documentId, 'en')
+      await put(`/api/articles/${documentId}?locale=en`, { title: 'changed' })
+      expect((await del(`/api/articles/${documentId}?locale=en`, { 'If-Match': stale! })).status).toBe(412)
+      expect(await versionsOf(documentId)).toHaveLength(1)
+      expect((await del(`/api/articles/${documentId}?locale=en`, { 'If-Match': (await etagOf(documentId, 'en'))! })).status).toBe(204)
+      expect(await versionsOf(documentId)).toEqual([])
+      await expectConsistentTable()
+    })
+
+    it('makes a sibling ETag stale when a non-localized value changes through another locale', async () => {
+      const { documentId } = await createArticle({ title: 'en', views: 1 })
+      await localize(documentId, 'fr', { title: 'fr' })
+      const frTag = await etagOf(documentId, 'fr')
+      await put(`/api/articles/${documentId}?locale=en`, { views: 2 })
+      expect((await put(`/api/articles/${documentId}?locale=fr`, { title: 'stale' }, { 'If-Match': frTag! })).status).toBe(412)
+      expect((await versionsOf(documentId)).map((doc) => doc.title)).toEqual(['en', 'fr'])
+    })
+
+    it('accepts If-Match: * for an existing version and answers 412 for a version that does not exist', async () => {
+      const { documentId } = await createArticle({ title: 'star' })
+      expect((await put(`/api/articles/${documentId}?locale=en`, { title: 'starred' }, { 'If-Match': '*' })).status).toBe(200)
+      expect((await put(`/api/articles/${documentId}?locale=de`, { title: 'neu' }, { 'If-Match': '*' })).status).toBe(412)
+      expect((await versionsOf(documentId)).map((doc) => doc.locale)).toEqual(['en'])
+    })
+
+    it('lets one of four PUTs carrying the same If-Match win; the others get 412', async () => {
+      const { documentId } = await createArticle({ title: 'base' })
+      const tag = (await etagOf(documentId, 'en'))!
+      barrier(documentId, 4)
+      const responses = await Promise.all([1, 2, 3, 4].map((i) => put(`/api/articles/${documentId}?locale=en`, { title: `edit ${i}` }, { 'If-Match': tag })))
+      expect(statuses(responses)).toEqual([200, 412, 412, 412])
+      const winner = (await json(responses.find((response) => response.status === 200)!)).data
+      expect((await versionsOf(documentId))[0]?.title).toBe(winner.title)
+      expect(revOf(await etagOf(documentId, 'en'))).toBe(revOf(tag) + 1)
+    })
+
+    it('gives the single type an ETag and honours If-Match on it', async () => {
+      const created = await ctx.request('PUT', '/api/homepage', { token: key, body: { data: { title: 'home' } } })
+      expect(created.status).toBe(200)
+      const tag = created.headers.get('etag')
+      expect((await ctx.request('GET', '/api/homepage')).headers.get('etag')).toBe(tag)
+      await ctx.request('PUT', '/api/homepage', { token: key, body: { data: { title: 'home 2' } } })
+      const stale = await ctx.request('PUT', '/api/homepage', { token: key, body: { data: { title: 'lost' } }, headers: { 'If-Match': tag! } })
+      expect(stale.status).toBe(412)
+      expect((await json(await ctx.request('GET', '/api/homepage'))).data.title).toBe('home 2')
+    })
+  })
+})
