@@ -1,12 +1,11 @@
 // Access control (behaviour.md §8): every content route × every kind of caller, the order of
 // checks, the public role, revocation, and the DynamoDB reads that permission lookups cost.
 import { randomBytes } from 'node:crypto'
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AccessService, deriveTokenHashSecret } from '../../lib/access.js'
 import { ApiError } from '../../lib/errors.js'
 import { SettingsStore } from '../../lib/storage/settings.js'
-import { ADMIN_TOKEN, createTestContext, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
@@ -14,16 +13,6 @@ const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 const UNAUTHORIZED = { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} }
 const FORBIDDEN = { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} }
 
-async function scan(ctx: TestContext): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ConsistentRead: true, ExclusiveStartKey: start }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start !== undefined)
-  return items.sort((a, b) => `${a.documentId}|${a.locale}`.localeCompare(`${b.documentId}|${b.locale}`))
-}
 
 const CALLERS = ['public', 'read-only', 'full-access', 'custom', 'revoked', 'garbage', 'malformed'] as const
 type CallerName = (typeof CALLERS)[number]
@@ -121,15 +110,15 @@ describe('access matrix: every content route × every kind of caller', () => {
       const credentials = authorization[callerName]
       if (credentials !== undefined) headers.Authorization = credentials
       const status = expected[callerName]
-      const before = status >= 400 || call.method !== 'GET' ? await scan(ctx) : undefined
+      const before = status >= 400 || call.method !== 'GET' ? await scanTable(ctx) : undefined
 
       const response = await ctx.request(call.method, call.path, { body: call.body, headers })
 
       expect(response.status).toBe(status)
       if (status === 401) expect((await json(response)).error).toEqual(UNAUTHORIZED)
       if (status === 403) expect((await json(response)).error).toEqual(FORBIDDEN)
-      if (status >= 400) expect(await scan(ctx)).toEqual(before)
-      else if (call.method !== 'GET') expect(await scan(ctx)).not.toEqual(before)
+      if (status >= 400) expect(await scanTable(ctx)).toEqual(before)
+      else if (call.method !== 'GET') expect(await scanTable(ctx)).not.toEqual(before)
     })
   })
 
@@ -202,10 +191,10 @@ describe('order of checks', () => {
 
   it.each(cases)('checks %s', async (_, prepare, status) => {
     const { method, path, ...options } = await prepare(ctx)
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     const response = await ctx.request(method, path, options)
     expect(response.status).toBe(status)
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 })
 
@@ -240,11 +229,11 @@ describe('the public role', () => {
   })
 
   it('rejects a custom token with an unknown action with 400, creating nothing', async () => {
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     const response = await ctx.admin('POST', '/admin/api-tokens', { name: 'bad', type: 'custom', permissions: [`${ARTICLE}.find`, `${ARTICLE}.publish`] })
     expect(response.status).toBe(400)
     expect((await json(response)).error.name).toBe('ValidationError')
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 })
 

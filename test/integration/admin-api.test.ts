@@ -1,25 +1,14 @@
 // The administration API (behaviour.md §8 table): locales, API tokens and the public role.
 import { createHmac } from 'node:crypto'
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { deriveTokenHashSecret } from '../../lib/access.js'
-import { ADMIN_TOKEN, createTestContext, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
 const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 const LOCALE_FIELDS = ['code', 'createdAt', 'id', 'isDefault', 'name', 'updatedAt']
 
-async function scan(ctx: TestContext): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ConsistentRead: true, ExclusiveStartKey: start }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start !== undefined)
-  return items
-}
 
 async function expectError(response: Response, status: number, name: string): Promise<any> {
   expect(response.status).toBe(status)
@@ -64,10 +53,10 @@ describe('admin API: locales', () => {
 
   it('answers 409 for a code that exists in another case, and writes nothing', async () => {
     await ctx.addLocales('fr')
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     await expectError(await ctx.admin('POST', '/admin/i18n/locales', { code: 'FR' }), 409, 'ConflictError')
     await expectError(await ctx.admin('POST', '/admin/i18n/locales', { code: 'EN' }), 409, 'ConflictError')
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 
   it.each([
@@ -79,9 +68,9 @@ describe('admin API: locales', () => {
     ['a non-boolean isDefault', { code: 'fr', isDefault: 'yes' }],
     ['an unknown key', { code: 'fr', rtl: true }],
   ])('answers 400 for %s, and writes nothing', async (_, body) => {
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     await expectError(await ctx.admin('POST', '/admin/i18n/locales', body), 400, 'ValidationError')
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 
   it('switches the default with isDefault: true, leaving exactly one default, which content requests then use', async () => {
@@ -172,7 +161,7 @@ describe('admin API: tokens', () => {
 
   it('stores only the HMAC-SHA-256 of the access key, never the key itself', async () => {
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'hashed', type: 'read-only' }))
-    const items = JSON.stringify(await scan(ctx))
+    const items = JSON.stringify(await scanTable(ctx))
     expect(items).not.toContain(data.accessKey)
     const hash = createHmac('sha256', deriveTokenHashSecret(ADMIN_TOKEN)).update(data.accessKey).digest('hex')
     expect(items).toContain(hash)
@@ -197,9 +186,9 @@ describe('admin API: tokens', () => {
     ['a blank name', { name: '   ', type: 'read-only' }],
     ['an unknown key', { name: 'x', type: 'read-only', lifespan: 7 }],
   ])('answers 400 for %s, and writes nothing', async (_, body) => {
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     await expectError(await ctx.admin('POST', '/admin/api-tokens', body), 400, 'ValidationError')
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 
   it('deletes a token: 204, then 404 for the same id', async () => {
@@ -270,13 +259,13 @@ describe('admin API: the admin token', () => {
 
   it.each(routes)('%s %s answers 401 without, with a wrong, or with an API token, and writes nothing', async (method, path, body) => {
     const apiKey = await ctx.token('full-access')
-    const before = await scan(ctx)
+    const before = await scanTable(ctx)
     for (const authorization of [undefined, `Bearer ${ADMIN_TOKEN}x`, `Bearer ${ADMIN_TOKEN.slice(0, -1)}`, `Bearer ${apiKey}`, ADMIN_TOKEN, 'Bearer ']) {
       const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization }
       const error = await expectError(await ctx.request(method, path, { body, headers }), 401, 'UnauthorizedError')
       expect(error).toEqual({ status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} })
     }
-    expect(await scan(ctx)).toEqual(before)
+    expect(await scanTable(ctx)).toEqual(before)
   })
 
   it('accepts the scheme in any case', async () => {

@@ -1,23 +1,11 @@
 // Bad input at the HTTP boundary (behaviour.md §1, §5, §6, §8 "order of checks"): every case is a
 // 4xx in the error envelope, nothing is written, and malformed documentIds never reach DynamoDB.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { MAX_QUERY_LENGTH } from '../../lib/query.js'
-import { createTestContext, json, type TestContext } from '../support/context.js'
+import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
 
 const MiB = 1024 * 1024
 
-/** Every item of the test's own table, in a stable order (Scan is fine in tests). */
-async function tableSnapshot(ctx: TestContext): Promise<string> {
-  const items: Record<string, unknown>[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start !== undefined)
-  return JSON.stringify(items.map((item) => JSON.stringify(item, Object.keys(item).sort())).sort())
-}
 
 /** Asserts the behaviour.md §1 envelope with the given status and name. */
 async function expectError(response: Response, status: number, name: string): Promise<Record<string, any>> {

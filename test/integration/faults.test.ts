@@ -3,10 +3,9 @@
 // deserializer and, for chosen attempts, answers with a DynamoDB-shaped HTTP error instead of
 // sending the request (or after sending it, losing the answer). The SDK's own deserializer, error
 // classification and retry policy (lib/storage/client.ts: 4 attempts, standard mode) stay real.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { META } from '../../lib/table.js'
-import { createTestContext, json, type TestContext } from '../support/context.js'
+import { createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 /** What an injected attempt answers: a DynamoDB error, before or after the request really ran. */
 interface Fault {
@@ -70,24 +69,13 @@ async function expectUnavailable(response: Response): Promise<void> {
   expect(body.error.message).not.toMatch(/injected|Throttling|Dynamo/i)
 }
 
-/** Every item of the test's table. */
-async function scan(ctx: TestContext): Promise<Record<string, any>[]> {
-  const items: Record<string, any>[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start !== undefined)
-  return items
-}
 
 /**
  * The invariants a crash must not break: each locale's count item equals its number of version
  * items, and a document has a head item exactly when it has versions.
  */
 async function expectCountsMatchVersions(ctx: TestContext): Promise<void> {
-  const items = await scan(ctx)
+  const items = await scanTable(ctx)
   const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
   const heads = items.filter((item) => item.locale === '#head')
   const counts = new Map(items.filter((item) => item.documentId === META.count).map((item) => [item.locale, Number(item.n)]))
@@ -152,11 +140,11 @@ describe('faults', () => {
     })
 
     it('answers 503 for a write whose transaction fails 4 times with a 500, and writes nothing', async () => {
-      const before = await scan(ctx)
+      const before = await scanTable(ctx)
       const seen = injectFaults(ctx, (attempt) => (isTransaction(attempt) ? INTERNAL : undefined))
       await expectUnavailable(await ctx.request('POST', '/api/articles', { token: key, body: { data: { title: 'never' } } }))
       expect(seen.filter(isTransaction)).toHaveLength(4)
-      const after = await scan(ctx)
+      const after = await scanTable(ctx)
       // Only the id sequence moved (ids are unique and increasing, not gapless: behaviour.md §6).
       const withoutSequence = (items: Record<string, any>[]) => JSON.stringify(items.filter((item) => item.documentId !== META.sequence))
       expect(withoutSequence(after)).toBe(withoutSequence(before))

@@ -2,10 +2,9 @@
 // bodies thrown at every route. Whatever comes in: never a 5xx, every non-2xx is the error envelope
 // with error.status equal to the HTTP status, and a rejected request (or any read) leaves the
 // test's table exactly as it was (a full Scan compared before and after).
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, createTestContext, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
 
 // Bounded so the file stays well under 30 s; a failure prints the seed to replay it.
 const RUNS = 40
@@ -125,7 +124,7 @@ describe('fuzz', () => {
     await ctx.addLocales('fr', 'de')
     article = await seedArticle()
     expect((await ctx.request('PUT', '/api/homepage', { token: key, body: { data: { title: 'home' } } })).status).toBe(200)
-    snapshot = await tableSnapshot()
+    snapshot = await tableSnapshot(ctx)
   })
 
   async function seedArticle(): Promise<string> {
@@ -135,16 +134,6 @@ describe('fuzz', () => {
     return documentId
   }
 
-  async function tableSnapshot(): Promise<string> {
-    const items: Record<string, unknown>[] = []
-    let start: Record<string, unknown> | undefined
-    do {
-      const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }))
-      items.push(...(page.Items ?? []))
-      start = page.LastEvaluatedKey
-    } while (start !== undefined)
-    return JSON.stringify(items.map((item) => JSON.stringify(item, Object.keys(item).sort())).sort())
-  }
 
   /**
    * Sends one request and checks the properties: < 500; the envelope on every non-2xx; the table
@@ -173,12 +162,12 @@ describe('fuzz', () => {
     } else if (response.status !== 204) {
       expect(() => JSON.parse(text), where).not.toThrow()
     }
-    const after = await tableSnapshot()
+    const after = await tableSnapshot(ctx)
     if (response.status >= 300 || method === 'GET') expect(after === snapshot, `table changed: ${where}`).toBe(true)
     snapshot = after
     if (method === 'DELETE' && response.status === 204 && path.startsWith(`/api/articles/${article}`)) {
       article = await seedArticle()
-      snapshot = await tableSnapshot()
+      snapshot = await tableSnapshot(ctx)
     }
     return response
   }

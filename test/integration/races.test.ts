@@ -1,10 +1,9 @@
 // Concurrency (behaviour.md §7 "Races", issue 6): parallel requests through the real app on
 // DynamoDB Local. Where a race must be certain, a barrier on the client holds every request's
 // write until all of them have done their reads, so each one decides on the same stale state.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { META } from '../../lib/table.js'
-import { createTestContext, json, type TestContext } from '../support/context.js'
+import { createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 type Doc = Record<string, any>
 
@@ -78,13 +77,7 @@ describe('races', () => {
 
   /** Every item of the table, and the storage invariants that races must not break. */
   async function expectConsistentTable(): Promise<void> {
-    const items: Doc[] = []
-    let start: Doc | undefined
-    do {
-      const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }))
-      items.push(...(page.Items ?? []))
-      start = page.LastEvaluatedKey
-    } while (start !== undefined)
+    const items: Doc[] = await scanTable(ctx)
     const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
     // No half-written version: every one is complete (an update never creates a bare item).
     for (const version of versions) {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 import type { Hono } from 'hono'
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
@@ -73,4 +73,21 @@ export async function createTestContext(
 /** The JSON body of a response, typed loosely for assertions. */
 export async function json(response: Response): Promise<any> {
   return response.json()
+}
+
+/** Every item of the context's own table, strongly consistent, ordered by key (Scan is fine in tests). */
+export async function scanTable(ctx: TestContext): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const page = await ctx.db.send(new ScanCommand({ TableName: ctx.config.tableName, ConsistentRead: true, ExclusiveStartKey: start }))
+    items.push(...(page.Items ?? []))
+    start = page.LastEvaluatedKey
+  } while (start !== undefined)
+  return items.sort((a, b) => `${a.documentId}|${a.locale}`.localeCompare(`${b.documentId}|${b.locale}`))
+}
+
+/** The whole table as one comparable string: equal before and after means nothing was written. */
+export async function tableSnapshot(ctx: TestContext): Promise<string> {
+  return JSON.stringify((await scanTable(ctx)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort())
 }
