@@ -1,5 +1,6 @@
 // List reads. Their cost follows the page, not the table: the default order is one Query of the
-// `byId` index plus the locale's count item; any other order reads the small `sortKeys` entries,
+// `byId` index plus the locale's count item; a later page in id order reads the small `sortKeys`
+// entries from whichever end of the index is nearer; any other order reads every `sortKeys` entry,
 // sorts them in memory and fetches only the page's documents with one BatchGet.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
@@ -30,6 +31,12 @@ type Item = Record<string, unknown>
 /** BatchGet accepts at most 100 keys a call. */
 const BATCH_SIZE = 100
 
+/**
+ * Pages in id order ending within this many entries read their keys forward with the count in
+ * parallel (one round trip less); deeper pages read the count first to pick the nearer end.
+ */
+const FORWARD_KEYS = 250
+
 export class ListReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -39,13 +46,16 @@ export class ListReader {
   /** One page of versions of `type` in the requested locales, ordered and counted as asked. */
   async list(type: ContentType, request: ListRequest): Promise<ListResult> {
     const order = idOrder(request.sort)
-    if (order !== undefined && request.locales.length === 1 && request.offset === 0) {
+    if (order !== undefined && request.locales.length === 1) {
       const [locale] = request.locales as [string]
-      const [items, total] = await Promise.all([
-        this.queryIndex(INDEX.byId, type, locale, order, request.limit),
-        request.withCount ? this.count(type, request.locales) : undefined,
-      ])
-      return { versions: items.map((item) => itemToVersion(type, item)), total }
+      if (request.offset === 0) {
+        const [items, total] = await Promise.all([
+          this.queryIndex(INDEX.byId, type, locale, order, request.limit),
+          request.withCount ? this.count(type, request.locales) : undefined,
+        ])
+        return { versions: items.map((item) => itemToVersion(type, item)), total }
+      }
+      if (request.offset + request.limit > FORWARD_KEYS) return this.idPageFromNearerEnd(type, locale, order, request)
     }
     const wanted = order === undefined ? Number.POSITIVE_INFINITY : request.offset + request.limit
     const perLocale = await Promise.all(
@@ -58,6 +68,26 @@ export class ListReader {
       !request.withCount ? undefined : order === undefined ? keys.length : this.count(type, request.locales),
     ])
     return { versions, total }
+  }
+
+  /**
+   * A deep page in id order of one locale: the count first, then only the keys between the page
+   * and the nearer end of the index (read backwards from the end when that is nearer), then the
+   * page's documents. Past the end, no keys are read at all.
+   */
+  private async idPageFromNearerEnd(type: ContentType, locale: string, order: 'asc' | 'desc', request: ListRequest): Promise<ListResult> {
+    const { offset, limit } = request
+    const count = await this.count(type, [locale])
+    const total = request.withCount ? count : undefined
+    if (offset >= count) return { versions: [], total }
+    const toEnd = count - offset
+    if (toEnd >= offset + limit) {
+      const keys = await this.queryIndex(INDEX.sortKeys, type, locale, order, offset + limit)
+      return { versions: await this.fetch(type, keys.slice(offset)), total }
+    }
+    // tail[k] is the entry k places from the end, so the page is tail[toEnd - limit .. toEnd - 1] reversed.
+    const tail = await this.queryIndex(INDEX.sortKeys, type, locale, order === 'asc' ? 'desc' : 'asc', toEnd)
+    return { versions: await this.fetch(type, tail.slice(Math.max(0, toEnd - limit), toEnd).reverse()), total }
   }
 
   /** Up to `limit` entries of an index partition in id order, following pages as needed. */

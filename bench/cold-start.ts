@@ -1,0 +1,117 @@
+// Cold starts: each Lambda entry point bundled exactly as the CDK stack bundles it (its exported
+// BUNDLING settings), and the bare handler bundled the same way; the bundled size, and import plus
+// first request timed in fresh `node` processes pointed at DynamoDB Local, with the environment the
+// stack gives its functions (several times each, interleaved, the median reported).
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { build, type BuildOptions } from 'esbuild'
+import { BUNDLING } from '../infra/content-api-stack.js'
+import { percentile } from './measure.js'
+
+const run = promisify(execFile)
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The stack's NodejsFunction bundling, as the esbuild options it stands for. */
+export const STACK_BUNDLING: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: BUNDLING.format,
+  target: BUNDLING.target,
+  mainFields: [...BUNDLING.mainFields],
+  banner: { js: BUNDLING.banner },
+  minify: BUNDLING.minify,
+  sourcemap: BUNDLING.sourceMap,
+  sourcesContent: BUNDLING.sourcesContent,
+  external: [...BUNDLING.externalModules],
+}
+
+/** Set on every function by the stack (source-mapped stack traces); it costs import time, so it is on here too. */
+export const STACK_NODE_OPTIONS = '--enable-source-maps'
+
+/** The same settings with esbuild's own main-field order for Node (CommonJS builds first), for the size comparison only. */
+export const MAIN_FIRST_BUNDLING: BuildOptions = { ...STACK_BUNDLING, mainFields: undefined }
+
+export interface ColdTarget {
+  readonly name: string
+  readonly entry: string
+  /** The first request: a GET of `path` as an API Gateway REST API (payload 1.0) proxy event. */
+  readonly path: string
+  readonly resource: string
+  readonly headers?: Record<string, string>
+}
+
+export interface ColdResult {
+  readonly name: string
+  /** Size of the bundled JavaScript, and of its source map (loaded at start-up with --enable-source-maps). */
+  readonly bytes: number
+  readonly mapBytes: number
+  /** Size of the same entry bundled with CommonJS builds first (esbuild's default for Node). */
+  readonly mainFirstBytes: number
+  readonly runs: number
+  /** Medians over the runs, in ms. */
+  readonly importMs: number
+  readonly firstRequestMs: number
+  readonly totalMs: number
+}
+
+function restEvent(target: ColdTarget): string {
+  const headers: Record<string, string> = { Host: 'bench.local', Accept: 'application/json', ...target.headers }
+  return JSON.stringify({
+    resource: target.resource, path: target.path, httpMethod: 'GET', headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: null, multiValueQueryStringParameters: null, pathParameters: null, stageVariables: null, body: null, isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000', apiId: 'bench', domainName: 'bench.local', domainPrefix: 'bench', httpMethod: 'GET', path: `/bench${target.path}`,
+      protocol: 'HTTP/1.1', requestId: 'bench', requestTimeEpoch: Date.now(), resourceId: 'bench', resourcePath: target.resource, stage: 'bench',
+      identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
+    },
+  })
+}
+
+async function bundle(target: ColdTarget, options: BuildOptions, file: string): Promise<number> {
+  await build({ ...options, entryPoints: [join(ROOT, target.entry)], outfile: file, logLevel: 'error' })
+  return (await stat(file)).size
+}
+
+/** Bundles each target, then cold-starts each bundle `runs` times round-robin; `env` is all the child sees besides PATH and NODE_OPTIONS. */
+export async function measureColdStarts(targets: readonly ColdTarget[], env: Record<string, string>, runs: number): Promise<ColdResult[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-bundles-'))
+  try {
+    const bundles = []
+    for (const target of targets) {
+      // As NodejsFunction names it: index.mjs, one directory per function.
+      const file = join(dir, target.name, 'index.mjs')
+      const bytes = await bundle(target, STACK_BUNDLING, file)
+      const mapBytes = STACK_BUNDLING.sourcemap === true ? (await stat(`${file}.map`)).size : 0
+      const mainFirstBytes = await bundle(target, MAIN_FIRST_BUNDLING, join(dir, 'main-first', target.name, 'index.mjs'))
+      bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[] })
+    }
+    const child = join(ROOT, 'bench', 'cold-start-child.mjs')
+    const childEnv = { PATH: process.env.PATH ?? '', NODE_OPTIONS: STACK_NODE_OPTIONS, ...env }
+    for (let round = 0; round < runs; round++) {
+      for (const b of bundles) {
+        const { stdout } = await run(process.execPath, [child, b.file, restEvent(b.target)], { env: childEnv, cwd: dir })
+        const result = JSON.parse(stdout) as { importMs: number; firstRequestMs: number; statusCode: number }
+        if (result.statusCode !== 200) throw new Error(`cold start of ${b.target.name} answered ${result.statusCode}`)
+        b.timings.push(result)
+      }
+    }
+    const median = (values: number[]) => Number(percentile([...values].sort((a, b) => a - b), 50).toFixed(1))
+    return bundles.map(({ target, bytes, mapBytes, mainFirstBytes, timings }) => ({
+      name: target.name,
+      bytes,
+      mapBytes,
+      mainFirstBytes,
+      runs: timings.length,
+      importMs: median(timings.map((t) => t.importMs)),
+      firstRequestMs: median(timings.map((t) => t.firstRequestMs)),
+      totalMs: median(timings.map((t) => t.importMs + t.firstRequestMs)),
+    }))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}

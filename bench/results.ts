@@ -1,0 +1,44 @@
+// The shape of bench/results/latest.json: what one run measured, and the verdicts on the targets.
+import type { ColdResult } from './cold-start.js'
+import type { Summary } from './measure.js'
+
+export interface KindResult {
+  readonly kind: string
+  readonly label: string
+  readonly write: boolean
+  readonly app: Summary
+  readonly floor: Summary
+}
+
+export interface SizeResult {
+  /** Versions per locale. */
+  readonly n: number
+  readonly kinds: KindResult[]
+  /** Reading every document of the locale (a Query of `byId` to the end): the cost lists avoid. */
+  readonly readAll: Summary
+  /** Size of the locale's `sortKeys` index entries, as DynamoDB sizes items. */
+  readonly sortKeysBytes: number
+  /** Average size of a stored version, as DynamoDB sizes items. */
+  readonly documentBytes: number
+  readonly seconds: number
+}
+
+export interface Verdict {
+  readonly target: string
+  /** What was measured, in words and numbers. */
+  readonly measured: string
+  /** The measured figure as a ratio to its limit's reference (see `limit`). */
+  readonly ratio: number
+  readonly limit: string
+  readonly pass: boolean
+}
+
+export interface BenchResults {
+  readonly generatedAt: string
+  readonly environment: Record<string, unknown>
+  readonly settings: Record<string, unknown>
+  readonly sizes: SizeResult[]
+  readonly coldStarts: ColdResult[]
+  readonly targets: Verdict[]
+  readonly seconds: number
+}
