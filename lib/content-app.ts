@@ -5,8 +5,8 @@ import type { Context, Hono } from 'hono'
 import type { Caller } from './access.js'
 import { parseBody } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
-import { badRequest, notFound } from './errors.js'
-import { allowOnly, createBaseApp, etagOf, expectedRevision, readJsonBody } from './http.js'
+import { badRequest, notFound, preconditionFailed } from './errors.js'
+import { allowOnly, createBaseApp, etagOf, expectedRevision, parseIfMatch, readJsonBody } from './http.js'
 import { paginationMeta, paginationWindow } from './pagination.js'
 import { parseItemQuery, parseListQuery } from './query.js'
 import type { Services } from './services.js'
@@ -51,12 +51,18 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     return one(c, await documents.createVersion(type, document, locale, { ...attributes, ...inherited }))
   }
 
-  /** DELETE: one version, or every version for `locale=*`. */
-  const deleteVersions = async (c: Context, document: StoredDocument, locale: string) => {
-    const doomed = locale === '*' ? document.versions : document.versions.filter((version) => version.locale === locale)
-    if (doomed.length === 0) throw notFound()
-    const expectedRev = locale === '*' ? undefined : expectedRevision(c.req.header('if-match'), doomed[0])
-    await documents.deleteVersions(type, document, doomed, expectedRev)
+  /** DELETE: one version in one transaction, or every version for `locale=*`. */
+  const deleteVersions = async (c: Context, documentId: string, locale: string) => {
+    if (!DOCUMENT_ID.test(documentId)) throw notFound()
+    if (locale !== '*') {
+      await documents.deleteVersion(type, documentId, locale, parseIfMatch(c.req.header('if-match')))
+      return c.body(null, 204)
+    }
+    const { versions } = await documents.getDocument(type, documentId)
+    if (versions.length === 0) throw notFound()
+    // If-Match names one version; it cannot hold for all of them.
+    if (c.req.header('if-match') !== undefined) throw preconditionFailed()
+    await documents.deleteVersions(type, versions)
     return c.body(null, 204)
   }
 
@@ -115,7 +121,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     app.delete(item, async (c) => {
       ;(await caller(c)).requireAny(type, 'delete')
       const locale = await locales.resolve(parseItemQuery(c.req.url).locale, true)
-      return deleteVersions(c, await loadDocument(documentIdOf(c)), locale)
+      return deleteVersions(c, documentIdOf(c), locale)
     })
     allowOnly(app, item, ['GET', 'PUT', 'DELETE'])
     return app
@@ -140,8 +146,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
   app.delete(root, async (c) => {
     ;(await caller(c)).requireAny(type, 'delete')
     const locale = await locales.resolve(parseItemQuery(c.req.url).locale, true)
-    const document = await documents.getDocument(type, documentId)
-    return deleteVersions(c, document, locale)
+    return deleteVersions(c, documentId, locale)
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])
   return app

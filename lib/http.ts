@@ -7,7 +7,7 @@ import {
   ApiError, badRequest, errorEnvelope, internalError, methodNotAllowed, notFound, payloadTooLarge,
   preconditionFailed, unsupportedMediaType,
 } from './errors.js'
-import type { Version } from './storage/items.js'
+import type { Version, VersionTag } from './storage/items.js'
 
 /** Logs an unexpected error once, without request data. */
 export type ErrorLogger = (error: unknown) => void
@@ -75,14 +75,29 @@ export function etagOf(version: Version): string {
   return `"${version.id}.${version.rev}"`
 }
 
+const MAX_IF_MATCH_TAGS = 20
+
+/** The versions an `If-Match` header accepts: undefined without one, `*` for any existing one. */
+export function parseIfMatch(header: string | undefined): readonly VersionTag[] | '*' | undefined {
+  if (header === undefined) return undefined
+  const tags = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
+  if (tags.includes('*')) return '*'
+  // Each tag becomes a clause of a DynamoDB condition, whose length is bounded.
+  if (tags.length > MAX_IF_MATCH_TAGS) throw badRequest(`If-Match lists more than ${MAX_IF_MATCH_TAGS} ETags`)
+  return tags.flatMap((tag) => {
+    const match = /^"(\d+)\.(\d+)"$/.exec(tag)
+    return match === null ? [] : [{ id: Number(match[1]), rev: Number(match[2]) }]
+  })
+}
+
 /**
  * The revision an `If-Match` header pins a write to: undefined without the header, the read
  * revision when it matches (or is `*`), 412 when it does not or the version does not exist.
  */
 export function expectedRevision(ifMatch: string | undefined, version: Version | undefined): number | undefined {
-  if (ifMatch === undefined) return undefined
+  const accepted = parseIfMatch(ifMatch)
+  if (accepted === undefined) return undefined
   if (version === undefined) throw preconditionFailed()
-  const tags = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  if (tags.includes('*') || tags.includes(etagOf(version))) return version.rev
+  if (accepted === '*' || accepted.some((tag) => tag.id === version.id && tag.rev === version.rev)) return version.rev
   throw preconditionFailed()
 }

@@ -6,9 +6,9 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { Attributes } from '../body.js'
 import type { ContentType } from '../content-types.js'
 import { conflict, notFound, preconditionFailed } from '../errors.js'
-import { META } from '../table.js'
+import { ATTR, META } from '../table.js'
 import { ConditionFailed, guarded, transactWrite } from './client.js'
-import { applyChanges, countKey, itemToVersion, updateFor, versionKey, versionToItem, type Version } from './items.js'
+import { applyChanges, countKey, itemToVersion, updateFor, versionKey, versionToItem, type Version, type VersionTag } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -157,31 +157,62 @@ export class DocumentStore {
   }
 
   /**
-   * Deletes versions of `document` and uncounts them in one transaction; 404 if one is already
-   * gone. Deleting the last version removes the head too (409 if a version appeared meanwhile).
+   * Deletes one version and uncounts it in one transaction, without reading it first: 404 when it
+   * does not exist (or is another type's), 412 when it exists but `accepted` (If-Match) does not
+   * name it. The document's head stays: with no versions left the document is gone (404), and a
+   * later PUT of a single type moves the same head on.
    */
-  async deleteVersions(type: ContentType, document: StoredDocument, versions: readonly Version[], expectedRev?: number): Promise<void> {
-    const last = versions.length === document.versions.length && document.headRev !== undefined
+  async deleteVersion(type: ContentType, documentId: string, locale: string, accepted?: readonly VersionTag[] | '*'): Promise<void> {
+    const names: Record<string, string> = { '#type': ATTR.contentType }
+    const values: Record<string, unknown> = { ':uid': type.uid }
+    let condition = '#type = :uid'
+    if (accepted !== undefined && accepted !== '*') {
+      // No tag that could name a version: the condition must fail on an existing one (412).
+      if (accepted.length === 0) condition += ' AND attribute_not_exists(#type)'
+      else {
+        Object.assign(names, { '#rev': ATTR.revision, '#id': ATTR.id })
+        accepted.forEach((tag, i) => Object.assign(values, { [`:i${i}`]: tag.id, [`:r${i}`]: tag.rev }))
+        const tags = accepted.map((_, i) => `#id = :i${i} AND #rev = :r${i}`)
+        // DynamoDB rejects redundant parentheses, so a single tag stands bare.
+        condition += tags.length === 1 ? ` AND ${tags[0]}` : ` AND (${tags.map((tag) => `(${tag})`).join(' OR ')})`
+      }
+    }
     try {
       await transactWrite(this.db, {
-        TransactItems: [...versions.flatMap((version) => [
+        TransactItems: [
           {
             Delete: {
               TableName: this.tableName,
-              Key: versionKey(version.documentId, version.locale),
-              ConditionExpression: expectedRev === undefined ? 'attribute_exists(documentId)' : 'attribute_exists(documentId) AND #rev = :rev',
-              ...(expectedRev === undefined ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': expectedRev } }),
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+              Key: versionKey(documentId, locale),
+              ConditionExpression: condition,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
-          { Update: this.countUpdate(type, version.locale, -1) },
-        ]), ...(last ? [{ Delete: { ...this.headKeyAndCondition(document), ConditionExpression: '#rev = :rev' } }] : [])],
+          { Update: this.countUpdate(type, locale, -1) },
+        ],
       })
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error
-      if (last && error.failedAt(versions.length * 2)) throw conflict('A version was added while the document was deleted; retry')
-      const stale = error.reasons.some((reason) => reason.Code === 'ConditionalCheckFailed' && reason.Item !== undefined)
-      throw stale && expectedRev !== undefined ? preconditionFailed() : notFound()
+      // Cancellation reasons carry the item in DynamoDB's wire format ({ S: ... }).
+      const existingType = (error.reasons[0]?.Item?.contentType as { S?: string } | undefined)?.S
+      throw existingType === type.uid ? preconditionFailed() : notFound()
+    }
+  }
+
+  /** Deletes every listed version of a document and uncounts them in one transaction (409 if one is gone). */
+  async deleteVersions(type: ContentType, versions: readonly Version[]): Promise<void> {
+    try {
+      await transactWrite(this.db, {
+        TransactItems: versions.flatMap((version) => [
+          { Delete: { TableName: this.tableName, Key: versionKey(version.documentId, version.locale), ConditionExpression: 'attribute_exists(documentId)' } },
+          { Update: this.countUpdate(type, version.locale, -1) },
+        ]),
+      })
+    } catch (error) {
+      if (error instanceof ConditionFailed) throw conflict('A version was deleted by a concurrent request; retry')
+      throw error
     }
   }
 
@@ -197,26 +228,19 @@ export class DocumentStore {
 
   /** Creates the head (new document) or moves it on, on condition it is as read. */
   private headWrite(type: ContentType, document: StoredDocument) {
+    const Key = versionKey(document.documentId, HEAD)
     if (document.headRev === undefined) {
-      return {
-        Put: {
-          TableName: this.tableName,
-          Item: { documentId: document.documentId, locale: HEAD, contentType: type.uid, rev: 1 },
-          ConditionExpression: 'attribute_not_exists(documentId)',
-        },
-      }
+      return { Put: { TableName: this.tableName, Item: { ...Key, contentType: type.uid, rev: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
     }
     return {
-      Update: { ...this.headKeyAndCondition(document), UpdateExpression: 'SET #rev = #rev + :one', ConditionExpression: '#rev = :rev', ExpressionAttributeValues: { ':rev': document.headRev, ':one': 1 } },
-    }
-  }
-
-  private headKeyAndCondition(document: StoredDocument) {
-    return {
-      TableName: this.tableName,
-      Key: versionKey(document.documentId, HEAD),
-      ExpressionAttributeNames: { '#rev': 'rev' },
-      ExpressionAttributeValues: { ':rev': document.headRev },
+      Update: {
+        TableName: this.tableName,
+        Key,
+        UpdateExpression: 'SET #rev = #rev + :one',
+        ConditionExpression: '#rev = :rev',
+        ExpressionAttributeNames: { '#rev': ATTR.revision },
+        ExpressionAttributeValues: { ':rev': document.headRev, ':one': 1 },
+      },
     }
   }
 }

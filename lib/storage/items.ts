@@ -18,6 +18,12 @@ export interface Version {
   readonly attributes: Attributes
 }
 
+/** A version as an ETag names it: `"<id>.<rev>"`. */
+export interface VersionTag {
+  readonly id: number
+  readonly rev: number
+}
+
 /** Attribute types stored as JSON text: any nesting and any number fit, and nothing is coerced. */
 const JSON_TEXT_TYPES = new Set(['blocks', 'json'])
 

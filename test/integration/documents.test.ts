@@ -203,6 +203,42 @@ describe('collection type documents', () => {
     })
   })
 
+  describe('DELETE with If-Match', () => {
+    it('deletes when any listed ETag is the current one', async () => {
+      const created = await create(articleData())
+      const current = (await ctx.request('GET', `/api/articles/${created.documentId}`)).headers.get('etag') ?? ''
+      const response = await ctx.request('DELETE', `/api/articles/${created.documentId}`, { token: key, headers: { 'If-Match': `"999.9", ${current}` } })
+      expect(response.status).toBe(204)
+    })
+
+    it('answers 412 for an unparseable ETag on an existing version, 404 on a missing one', async () => {
+      const created = await create(articleData())
+      const headers = { 'If-Match': 'nonsense' }
+      expect((await ctx.request('DELETE', `/api/articles/${created.documentId}`, { token: key, headers })).status).toBe(412)
+      expect((await ctx.request('DELETE', `/api/articles/${created.documentId}?locale=fr`, { token: key, headers })).status).toBe(404)
+    })
+
+    it('answers 400 to an If-Match listing more than 20 ETags', async () => {
+      const created = await create(articleData())
+      const headers = { 'If-Match': Array.from({ length: 21 }, (_, i) => `"${i}.1"`).join(', ') }
+      expect((await ctx.request('DELETE', `/api/articles/${created.documentId}`, { token: key, headers })).status).toBe(400)
+    })
+
+    it('answers 412 to If-Match with locale=*, which names many versions', async () => {
+      const created = await create(articleData())
+      const response = await ctx.request('DELETE', `/api/articles/${created.documentId}?locale=*`, { token: key, headers: { 'If-Match': '*' } })
+      expect(response.status).toBe(412)
+      expect((await ctx.request('GET', `/api/articles/${created.documentId}`)).status).toBe(200)
+    })
+
+    it('does not delete a single type through a collection path', async () => {
+      await ctx.request('PUT', '/api/homepage', { token: key, body: body({ title: 'Home' }) })
+      const home = (await json(await ctx.request('GET', '/api/homepage'))).data
+      expect((await ctx.request('DELETE', `/api/articles/${home.documentId}`, { token: key })).status).toBe(404)
+      expect((await ctx.request('GET', '/api/homepage')).status).toBe(200)
+    })
+  })
+
   describe('rich text', () => {
     it('stores blocks as sent', async () => {
       const blocks = [...paragraph('a'), { type: 'heading', level: 2, children: [{ type: 'text', text: 'b', bold: true }] }]

@@ -155,3 +155,40 @@ describe('list configuration', () => {
     expect((await ctx.request('GET', `/api/articles/${data.documentId}?locale=*`)).status).toBe(400)
   })
 })
+
+describe('deep pages in id order', () => {
+  // Past the first 250 entries a page is read from the nearer end of the index.
+  const N = 300
+  let ctx: TestContext
+  let ids: number[]
+  beforeAll(async () => {
+    ctx = await createTestContext()
+    const key = await ctx.token()
+    ids = []
+    for (let i = 0; i < N; i += 20) {
+      const batch = await Promise.all(Array.from({ length: Math.min(20, N - i) }, () =>
+        ctx.request('POST', '/api/articles', { token: key, body: body(articleData()) }).then(json)))
+      ids.push(...batch.map((response) => response.data.id as number))
+    }
+    ids.sort((a, b) => a - b)
+  }, 120_000)
+
+  it.each([
+    ['pagination[start]=260&pagination[limit]=25', (all: number[]) => all.slice(260, 285)],
+    ['pagination[start]=290&pagination[limit]=25', (all: number[]) => all.slice(290, 315)],
+    ['pagination[page]=12&pagination[pageSize]=25', (all: number[]) => all.slice(275, 300)],
+    ['pagination[page]=6&pagination[pageSize]=50', (all: number[]) => all.slice(250, 300)],
+    ['sort=id:desc&pagination[start]=270&pagination[limit]=25', (all: number[]) => [...all].reverse().slice(270, 295)],
+    ['pagination[start]=400', () => []],
+  ])('%s', async (search, expected) => {
+    const { data, meta } = await json(await ctx.request('GET', `/api/articles?${search}`))
+    expect(data.map((d: { id: number }) => d.id)).toEqual(expected(ids))
+    expect(meta.pagination.total).toBe(N)
+  })
+
+  it('omits the total of a deep page without count', async () => {
+    const { data, meta } = await json(await ctx.request('GET', '/api/articles?pagination[start]=280&pagination[limit]=10&pagination[withCount]=false'))
+    expect(data.map((d: { id: number }) => d.id)).toEqual(ids.slice(280, 290))
+    expect(meta.pagination).toEqual({ start: 280, limit: 10 })
+  })
+})
