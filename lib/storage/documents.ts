@@ -27,7 +27,7 @@ export function singleTypeDocumentId(type: ContentType): string {
 
 export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 
-/** Sort key of a document's head item; locale codes never start with `#`. */
+/** Sort key of a single type's head item; locale codes never start with `#`. */
 const HEAD = '#head'
 
 /** A document as read: its versions and the revision of its head (undefined: no head yet). */
@@ -53,8 +53,8 @@ export class DocumentStore {
   }
 
   /**
-   * A document: every version by id ascending, and the revision of its head item (the item every
-   * change to the set of versions or to non-localized values moves on), read strongly consistent.
+   * A document: every version by id ascending and, for a single type, the revision of its head
+   * item (the marker its first version is created against), read strongly consistent.
    */
   async getDocument(type: ContentType, documentId: string): Promise<StoredDocument> {
     const { Items = [] } = await guarded(() =>
@@ -86,8 +86,12 @@ export class DocumentStore {
   }
 
   /**
-   * Writes a new version of `document`, counts it and moves its head on, in one transaction that
-   * fails with a 409 if the version exists or the document changed since it was read.
+   * Writes a new version of `document` and counts it, in one transaction that fails with a 409 if
+   * the version exists or the document changed since it was read. A localization moves on the
+   * revision of the version its non-localized values were copied from, so it and a concurrent
+   * non-localized update (conditioned on every version's revision) exclude each other. A single
+   * type's first version is guarded by its head item instead; a new collection document needs no
+   * guard, as nobody else can know its documentId yet.
    */
   async createVersion(type: ContentType, document: StoredDocument, locale: string, attributes: Attributes): Promise<Version> {
     const { documentId } = document
@@ -102,7 +106,7 @@ export class DocumentStore {
         TransactItems: [
           { Put: { TableName: this.tableName, Item: versionToItem(type, version), ConditionExpression: 'attribute_not_exists(documentId)' } },
           { Update: this.countUpdate(type, locale, 1) },
-          this.headWrite(type, document),
+          ...this.creationGuard(type, document),
         ],
       })
     } catch (error) {
@@ -116,9 +120,9 @@ export class DocumentStore {
 
   /**
    * Applies `changes` to `target`. Non-localized changes go to every other version in the same
-   * transaction, on condition that the document's head has not moved (no version was added and
-   * no other non-localized write won), so a lost race is a 409, never a torn write.
-   * `expectedRev` (from If-Match) makes a stale target a 412.
+   * transaction, each on condition of the revision read (a localization created meanwhile moved
+   * its source's), so a lost race is a 409, never a torn write. `expectedRev` (from If-Match)
+   * makes a stale target a 412.
    */
   async updateVersion(type: ContentType, document: StoredDocument, target: Version, changes: Attributes, expectedRev?: number): Promise<Version> {
     const now = this.now()
@@ -130,9 +134,7 @@ export class DocumentStore {
       await transactWrite(this.db, {
         TransactItems: [
           { Update: { ...updateFor(type, this.tableName, target, changes, now, expectedRev ?? target.rev), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-          ...others.map((sibling) => ({ Update: updateFor(type, this.tableName, sibling, shared, now) })),
-          // Moving the head makes a localization created meanwhile (copying the old values) lose.
-          ...(sharedChange ? [this.headWrite(type, document)] : []),
+          ...others.map((sibling) => ({ Update: updateFor(type, this.tableName, sibling, shared, now, sibling.rev) })),
         ],
       })
     } catch (error) {
@@ -159,8 +161,7 @@ export class DocumentStore {
   /**
    * Deletes one version and uncounts it in one transaction, without reading it first: 404 when it
    * does not exist (or is another type's), 412 when it exists but `accepted` (If-Match) does not
-   * name it. The document's head stays: with no versions left the document is gone (404), and a
-   * later PUT of a single type moves the same head on.
+   * name it. A single type's head stays: its next first PUT moves the same head on.
    */
   async deleteVersion(type: ContentType, documentId: string, locale: string, accepted?: readonly VersionTag[] | '*'): Promise<void> {
     const names: Record<string, string> = { '#type': ATTR.contentType }
@@ -226,21 +227,27 @@ export class DocumentStore {
     }
   }
 
-  /** Creates the head (new document) or moves it on, on condition it is as read. */
-  private headWrite(type: ContentType, document: StoredDocument) {
+  /** What a new version's transaction must also write so that concurrent changes exclude it. */
+  private creationGuard(type: ContentType, document: StoredDocument) {
+    const source = document.versions[0]
+    if (source !== undefined) return [{ Update: this.revisionMove(versionKey(source.documentId, source.locale), source.rev) }]
+    if (type.kind === 'collection') return []
     const Key = versionKey(document.documentId, HEAD)
     if (document.headRev === undefined) {
-      return { Put: { TableName: this.tableName, Item: { ...Key, contentType: type.uid, rev: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+      return [{ Put: { TableName: this.tableName, Item: { ...Key, contentType: type.uid, rev: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }]
     }
+    return [{ Update: this.revisionMove(Key, document.headRev) }]
+  }
+
+  /** Moves an item's revision on, on condition it is still `seen`. */
+  private revisionMove(Key: Record<string, string>, seen: number) {
     return {
-      Update: {
-        TableName: this.tableName,
-        Key,
-        UpdateExpression: 'SET #rev = #rev + :one',
-        ConditionExpression: '#rev = :rev',
-        ExpressionAttributeNames: { '#rev': ATTR.revision },
-        ExpressionAttributeValues: { ':rev': document.headRev, ':one': 1 },
-      },
+      TableName: this.tableName,
+      Key,
+      UpdateExpression: 'SET #rev = #rev + :one',
+      ConditionExpression: '#rev = :rev',
+      ExpressionAttributeNames: { '#rev': ATTR.revision },
+      ExpressionAttributeValues: { ':rev': seen, ':one': 1 },
     }
   }
 }
