@@ -9,25 +9,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { build, type BuildOptions } from 'esbuild'
-import { BUNDLING } from '../infra/content-api-stack.js'
+import { ESBUILD_OPTIONS } from '../infra/content-api-stack.js'
 import { percentile } from './measure.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The stack's NodejsFunction bundling, as the esbuild options it stands for. */
-export const STACK_BUNDLING: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: BUNDLING.format,
-  target: BUNDLING.target,
-  mainFields: [...BUNDLING.mainFields],
-  banner: { js: BUNDLING.banner },
-  minify: BUNDLING.minify,
-  sourcemap: BUNDLING.sourceMap,
-  sourcesContent: BUNDLING.sourcesContent,
-  external: [...BUNDLING.externalModules],
-}
+export const STACK_BUNDLING: BuildOptions = ESBUILD_OPTIONS
 
 /** Set on every function by the stack (source-mapped stack traces); it costs import time, so it is on here too. */
 export const STACK_NODE_OPTIONS = '--enable-source-maps'

@@ -1,6 +1,7 @@
 // The whole deployment of one stage: the table, the admin token and token hash key secrets, one
 // function per content type plus the locales and admin functions, and the REST API routing each
 // path to its function.
+import type { BuildOptions } from 'esbuild'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib'
@@ -39,6 +40,20 @@ export const BUNDLING = {
   // Bundle the AWS SDK too: the version the tests ran, not whatever the runtime ships.
   externalModules: [],
 } as const satisfies BundlingOptions
+
+/** The same bundling as plain esbuild options, for the tests and the benchmark to build identical bundles. */
+export const ESBUILD_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: BUNDLING.format,
+  target: BUNDLING.target,
+  mainFields: [...BUNDLING.mainFields],
+  banner: { js: BUNDLING.banner },
+  minify: BUNDLING.minify,
+  sourcemap: BUNDLING.sourceMap,
+  sourcesContent: BUNDLING.sourcesContent,
+  external: [...BUNDLING.externalModules],
+}
 
 export interface ContentApiStackProps extends StackProps {
   readonly stage: Stage

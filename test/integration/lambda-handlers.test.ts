@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
-import { BUNDLING, CREATE_REQUIRE_BANNER } from '../../infra/content-api-stack.js'
+import { CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
 import { assertLoopback } from '../support/loopback.js'
@@ -419,16 +419,7 @@ describe('the production bundles', () => {
       outdir: dir,
       // As NodejsFunction names it: `.mjs`, so Node loads it as an ES module.
       outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: BUNDLING.format,
-      target: BUNDLING.target,
-      mainFields: [...BUNDLING.mainFields],
-      banner: { js: BUNDLING.banner },
-      minify: BUNDLING.minify,
-      sourcemap: BUNDLING.sourceMap,
-      sourcesContent: BUNDLING.sourcesContent,
-      external: [...BUNDLING.externalModules],
+      ...ESBUILD_OPTIONS,
       logLevel: 'silent',
     })
     return Object.fromEntries(entries.map((entry) => [entry, join(dir, `${entry}.mjs`)]))
