@@ -101,7 +101,8 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       if (locale === '*') {
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
         const { versions } = await loadDocument(documentId)
-        const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: versions.length } }
+        const pageSize = config.rest.defaultLimit
+        const meta = { pagination: { page: 1, pageSize, pageCount: Math.ceil(versions.length / pageSize), total: versions.length } }
         return c.json({ data: versions.map((version) => toDocument(type, version)), meta })
       }
       const version = await documents.getVersion(type, documentId, locale)
