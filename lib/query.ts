@@ -18,6 +18,8 @@ const QS_OPTIONS = {
   allowPrototypes: false,
   allowDots: false,
   comma: false,
+  // Past a limit, a 400 rather than qs silently dropping or reshaping parameters.
+  throwOnLimitExceeded: true,
 } as const
 
 const PAGINATION_KEYS = new Set(['page', 'pageSize', 'start', 'limit', 'withCount'])
@@ -29,8 +31,9 @@ export function parseSearch(url: string): Record<string, unknown> {
   if (search.length > MAX_QUERY_LENGTH) throw uriTooLong(MAX_QUERY_LENGTH)
   try {
     return qs.parse(search, QS_OPTIONS) as Record<string, unknown>
-  } catch {
-    throw badRequest('Invalid query string', queryDetails('query', 'query', null))
+  } catch (error) {
+    const reason = error instanceof RangeError ? `: ${error.message}` : ''
+    throw badRequest(`Invalid query string${reason}`, queryDetails('query', 'query', null))
   }
 }
 

@@ -49,6 +49,16 @@ describe('parseListQuery', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
+  it.each([
+    ['more than 1000 parameters', Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&')],
+    ['an array index past 100', 'sort[101]=title'],
+    ['more than 100 array elements', Array.from({ length: 101 }, () => 'sort[]=title').join('&')],
+  ])('answers 400 for %s', (_, search) => {
+    const error = errorOf(() => list(search))
+    expect(error.status).toBe(400)
+    expect(error.message).toMatch(/limit exceeded/)
+  })
+
   it('answers 414 past the length limit', () => {
     expect(errorOf(() => list(`sort=${'a'.repeat(MAX_QUERY_LENGTH)}`)).status).toBe(414)
   })
