@@ -10,6 +10,12 @@ const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
 
 export const WILDCARD = '*'
 
+/**
+ * Most locales a deployment registers: a document's versions must fit in one transaction
+ * (DynamoDB takes 100 items; deleting every version writes two items per version).
+ */
+export const MAX_LOCALES = 50
+
 /** True when `code` is shaped like a locale code we accept for registration. */
 export function isLocaleCode(code: string): boolean {
   if (code.length > 35 || !LOCALE_CODE.test(code)) return false
@@ -92,6 +98,7 @@ export class LocaleService {
     if (registry.locales.some((locale) => locale.code.toLowerCase() === input.code.toLowerCase())) {
       throw conflict(`Locale ${input.code} already exists`)
     }
+    if (registry.locales.length >= MAX_LOCALES) throw badRequest(`A deployment holds at most ${MAX_LOCALES} locales`)
     const now = new Date(this.clock()).toISOString()
     const entry: LocaleEntry = {
       id: Math.max(0, ...registry.locales.map((locale) => locale.id)) + 1,

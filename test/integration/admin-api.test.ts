@@ -34,6 +34,15 @@ describe('admin API: locales', () => {
     expect(body[0]).toMatchObject({ code: 'en', isDefault: true })
   })
 
+  it('holds at most 50 locales, so every version of a document fits in one transaction', async () => {
+    const codes = Array.from({ length: 49 }, (_, i) => `x${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`)
+    await ctx.addLocales(...codes)
+    const refused = await ctx.admin('POST', '/admin/i18n/locales', { code: 'zz' })
+    expect(refused.status).toBe(400)
+    expect((await json(refused)).error.message).toBe('A deployment holds at most 50 locales')
+    expect(await json(await ctx.request('GET', '/api/i18n/locales'))).toHaveLength(50)
+  })
+
   it('adds a locale: 201, named from its code, listed by both routes', async () => {
     const response = await ctx.admin('POST', '/admin/i18n/locales', { code: 'fr' })
     expect(response.status).toBe(201)
