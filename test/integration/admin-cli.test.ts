@@ -1,9 +1,8 @@
 // The admin CLI against a real HTTP server on loopback: the request function in-process, and the
 // script itself as a child process for exit codes and output streams.
 import { execFile } from 'node:child_process'
-import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
-import { serve, type ServerType } from '@hono/node-server'
+import { startServer, type TestServer } from '../support/server.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAdminCommand, sendAdminRequest } from '../../lib/admin-cli-commands.js'
 import { createServerApp } from '../../lib/server-app.js'
@@ -15,7 +14,7 @@ const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 
 describe('admin CLI against a running server', () => {
   let ctx: TestContext
-  let server: ServerType
+  let server: TestServer
   let url: string
   const env = () => ({ CONTENT_API_URL: url, ADMIN_TOKEN })
 
@@ -38,15 +37,10 @@ describe('admin CLI against a running server', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext()
-    const app = createServerApp(ctx.services)
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve())
-    })
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await startServer(createServerApp(ctx.services))
+    url = server.url
   })
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve))
-  })
+  afterAll(() => server.close())
 
   it('adds a locale and prints it as JSON, named from its code', async () => {
     const outcome = await cli(['locales', 'add', 'fr'])
@@ -107,13 +101,9 @@ describe('admin CLI against a running server', () => {
   })
 
   it('exits 1 when the server cannot be reached', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const probe = serve({ fetch: () => new Response(), hostname: '127.0.0.1', port: 0 }, () => {
-        const { port } = probe.address() as AddressInfo
-        probe.close(() => resolve(port))
-      })
-    })
-    const outcome = await cli(['locales', 'list'], { CONTENT_API_URL: `http://127.0.0.1:${closed}`, ADMIN_TOKEN })
+    const probe = await startServer(createServerApp(ctx.services))
+    await probe.close()
+    const outcome = await cli(['locales', 'list'], { CONTENT_API_URL: probe.url, ADMIN_TOKEN })
     expect(outcome.exitCode).toBe(1)
     expect(outcome.stderr).toMatch(/cannot reach/)
   })
