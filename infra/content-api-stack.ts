@@ -26,6 +26,10 @@ export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; co
 /** Request headers browsers may send cross-origin, as lib/http.ts allows on the actual requests. */
 const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-Match']
 
+/** The SDK's default credential chain, and the module that stands in for it in the bundles. */
+const CREDENTIAL_CHAIN = '@aws-sdk/credential-provider-node'
+const CREDENTIAL_SHIM = 'functions/lambda-credentials.ts'
+
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
 export const BUNDLING = {
   // functions/*.ts use top-level await, which only an ES module bundle allows.
@@ -39,6 +43,10 @@ export const BUNDLING = {
   sourcesContent: false,
   // Bundle the AWS SDK too: the version the tests ran, not whatever the runtime ships.
   externalModules: [],
+  // Lambda always hands the role's credentials over in the environment: the SDK's whole default
+  // credential chain (a third of the bundle) is replaced by the environment provider alone.
+  // esbuild resolves an alias from its working directory, the project root.
+  esbuildArgs: { [`--alias:${CREDENTIAL_CHAIN}`]: `./${CREDENTIAL_SHIM}` },
 } as const satisfies BundlingOptions
 
 /** The same bundling as plain esbuild options, for the tests and the benchmark to build identical bundles. */
@@ -53,6 +61,7 @@ export const ESBUILD_OPTIONS: BuildOptions = {
   sourcemap: BUNDLING.sourceMap,
   sourcesContent: BUNDLING.sourcesContent,
   external: [...BUNDLING.externalModules],
+  alias: { [CREDENTIAL_CHAIN]: `${ROOT}${CREDENTIAL_SHIM}` },
 }
 
 export interface ContentApiStackProps extends StackProps {

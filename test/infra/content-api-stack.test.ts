@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda'
 import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ContentApiStack } from '../../infra/content-api-stack.js'
+import { BUNDLING, ContentApiStack, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { contentTypes } from '../../lib/content-types.js'
 import { TABLE } from '../../lib/table.js'
@@ -405,5 +405,14 @@ describe('stage settings', () => {
   ])('refuses to synthesize with %j', (context, message) => {
     const all: Record<string, unknown> = { ...cdkJsonContext, ...context }
     expect(() => stageFromContext((key) => all[key])).toThrow(message)
+  })
+})
+
+describe('bundling', () => {
+  it('gives NodejsFunction the same credential-chain alias the tests and the benchmark bundle with', () => {
+    const fromCdk = Object.entries(BUNDLING.esbuildArgs).map(([flag, target]) => [flag.replace(/^--alias:/, ''), target.replace(/^\.\//, '')])
+    const fromEsbuild = Object.entries(ESBUILD_OPTIONS.alias ?? {}).map(([name, target]) => [name, target.replace(/^.*?(functions\/)/, '$1')])
+    expect(fromCdk).toEqual(fromEsbuild)
+    expect(fromCdk).toEqual([['@aws-sdk/credential-provider-node', 'functions/lambda-credentials.ts']])
   })
 })

@@ -414,7 +414,8 @@ describe('the production bundles', () => {
 
   /** Bundles `entries` (functions/<entry>.ts) as the stack does; returns each bundle's path. */
   async function bundle(dir: string, entries: string[]): Promise<Record<string, string>> {
-    await build({
+    const { metafile } = await build({
+      metafile: true,
       entryPoints: entries.map((entry) => new URL(`../../functions/${entry}.ts`, import.meta.url).pathname),
       outdir: dir,
       // As NodejsFunction names it: `.mjs`, so Node loads it as an ES module.
@@ -422,8 +423,15 @@ describe('the production bundles', () => {
       ...ESBUILD_OPTIONS,
       logLevel: 'silent',
     })
+    bundledInputs = Object.keys(metafile?.inputs ?? {})
     return Object.fromEntries(entries.map((entry) => [entry, join(dir, `${entry}.mjs`)]))
   }
+  let bundledInputs: string[] = []
+
+  it('bundles the environment credential provider in place of the SDK default chain', () => {
+    expect(bundledInputs.some((input) => input.endsWith('functions/lambda-credentials.ts'))).toBe(true)
+    expect(bundledInputs.filter((input) => /credential-provider-(node|sso|ini|process|web-identity)\//.test(input))).toEqual([])
+  })
 
   let dir: string
   let bundles: Record<string, string>
