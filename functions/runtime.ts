@@ -65,5 +65,9 @@ export async function lambdaServices(): Promise<Services> {
   const config = configFromEnv(process.env)
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
-  return createServices(db, config, secrets)
+  const services = createServices(db, config, secrets)
+  // Fill the locale and public-role caches during init, in parallel, so the first request makes
+  // only its own reads. A failure here is left for that request to meet and report.
+  await Promise.allSettled([services.locales.list(), services.access.identify(undefined)])
+  return services
 }
