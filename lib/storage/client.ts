@@ -59,6 +59,19 @@ export async function guarded<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs one conditional write (not a transaction): when its condition fails, the answer is
+ * `onFailed()`; any other failure is translated as by `guarded`.
+ */
+export async function conditionalWrite<T>(call: () => Promise<T>, onFailed: () => T): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name === 'ConditionalCheckFailedException') return onFailed()
+    throw storageError(error)
+  }
+}
+
 export type CancellationReason = { Code?: string; Item?: Record<string, unknown> }
 
 /** Thrown when a transaction failed one of its conditions: `reasons[i]` belongs to item i. */

@@ -7,7 +7,7 @@ import type { Attributes } from '../body.js'
 import type { ContentType } from '../content-types.js'
 import { conflict, notFound, preconditionFailed } from '../errors.js'
 import { ATTR, META } from '../table.js'
-import { ConditionFailed, guarded, transactWrite } from './client.js'
+import { ConditionFailed, conditionalWrite, guarded, transactWrite } from './client.js'
 import { applyChanges, countKey, itemToVersion, updateFor, versionKey, versionToItem, type Version, type VersionTag } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
@@ -149,13 +149,13 @@ export class DocumentStore {
   }
 
   private async updateOne(type: ContentType, target: Version, changes: Attributes, now: string): Promise<Version> {
-    try {
-      const { Attributes: item } = await this.db.send(new UpdateCommand({ ...updateFor(type, this.tableName, target, changes, now), ReturnValues: 'ALL_NEW' }))
-      return itemToVersion(type, item ?? {})
-    } catch (error) {
-      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw notFound()
-      return guarded(() => Promise.reject(error))
-    }
+    const { Attributes: item } = await conditionalWrite(
+      () => this.db.send(new UpdateCommand({ ...updateFor(type, this.tableName, target, changes, now), ReturnValues: 'ALL_NEW' })),
+      () => {
+        throw notFound()
+      },
+    )
+    return itemToVersion(type, item ?? {})
   }
 
   /**

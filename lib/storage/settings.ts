@@ -4,7 +4,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { conflict } from '../errors.js'
 import { META } from '../table.js'
-import { ConditionFailed, guarded, transactWrite } from './client.js'
+import { ConditionFailed, conditionalWrite, guarded, transactWrite } from './client.js'
 import { countKey } from './items.js'
 
 export interface LocaleEntry {
@@ -34,10 +34,6 @@ export interface StoredToken {
 
 const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
 const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
-
-function isConditionalFailure(error: unknown): boolean {
-  return error instanceof ConditionFailed || (error as { name?: string }).name === 'ConditionalCheckFailedException'
-}
 
 export class SettingsStore {
   constructor(
@@ -142,13 +138,10 @@ export class SettingsStore {
 
   /** Deletes a token; false when it was already gone. */
   async deleteToken(hash: string): Promise<boolean> {
-    try {
+    return conditionalWrite(async () => {
       await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { documentId: META.token, locale: hash }, ConditionExpression: 'attribute_exists(documentId)' }))
       return true
-    } catch (error) {
-      if (isConditionalFailure(error)) return false
-      return guarded(() => Promise.reject(error))
-    }
+    }, () => false)
   }
 }
 

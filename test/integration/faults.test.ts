@@ -5,7 +5,7 @@
 // classification and retry policy (lib/storage/client.ts: 4 attempts, standard mode) stay real.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { META } from '../../lib/table.js'
-import { createTestContext, json, scanTable, type TestContext } from '../support/context.js'
+import { createTestContext, expectStorageInvariants, json, scanTable, type TestContext } from '../support/context.js'
 
 /** What an injected attempt answers: a DynamoDB error, before or after the request really ran. */
 interface Fault {
@@ -70,20 +70,6 @@ async function expectUnavailable(response: Response): Promise<void> {
 }
 
 
-/**
- * The invariants a crash must not break: each locale's count item equals its number of version
- * items.
- */
-async function expectCountsMatchVersions(ctx: TestContext): Promise<void> {
-  const items = await scanTable(ctx)
-  const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
-  const counts = new Map(items.filter((item) => item.documentId === META.count).map((item) => [item.locale, Number(item.n)]))
-  const perList = new Map<string, number>()
-  for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
-  for (const [key, n] of counts) expect({ key, n }).toEqual({ key, n: perList.get(key) ?? 0 })
-  for (const [key, n] of perList) expect({ key, n: counts.get(key) }).toEqual({ key, n })
-}
-
 describe('faults', () => {
   let ctx: TestContext
   let key: string
@@ -146,7 +132,7 @@ describe('faults', () => {
       // Only the id sequence moved (ids are unique and increasing, not gapless: behaviour.md §6).
       const withoutSequence = (items: Record<string, any>[]) => JSON.stringify(items.filter((item) => item.documentId !== META.sequence))
       expect(withoutSequence(after)).toBe(withoutSequence(before))
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -168,7 +154,7 @@ describe('faults', () => {
       expect(await json(response)).toEqual({ data: null, error: { status: 409, name: 'ConflictError', message: expect.any(String), details: {} } })
       const fr = await json(await ctx.request('GET', `/api/articles/${documentId}?locale=fr`))
       expect(fr.data[0].title).toBe('rival')
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
 
     it('retries a transaction cancelled by a TransactionConflict and answers 200', async () => {
@@ -179,7 +165,7 @@ describe('faults', () => {
       expect(seen.filter(isTransaction)).toHaveLength(2)
       const de = await json(await ctx.request('GET', `/api/articles?locale=de`))
       expect(de.data.filter((doc: any) => doc.documentId === documentId)).toHaveLength(1)
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
 
     it('answers 503 when every attempt is cancelled by a TransactionConflict, and writes nothing', async () => {
@@ -188,7 +174,7 @@ describe('faults', () => {
       await expectUnavailable(await ctx.request('PUT', `/api/articles/${documentId}?locale=de`, { token: key, body: { data: { title: 'nie' } } }))
       expect(seen.filter(isTransaction).length).toBeGreaterThan(1)
       expect((await ctx.request('GET', `/api/articles/${documentId}?locale=de`)).status).toBe(404)
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -240,7 +226,7 @@ describe('faults', () => {
       await expectUnavailable(await run(documentId))
       ctx.db.middlewareStack.remove('faultInjector')
       expect(await state(documentId)).toEqual(before)
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
 
     it.each(writes)('$name whose first answer is lost: the SDK retries idempotently, $status, written once', async ({ run, status, committed, frDelta }) => {
@@ -255,7 +241,7 @@ describe('faults', () => {
       expect(after.fr).toBe(before.fr + frDelta)
       // A non-localized update moves each version's revision once, not once per attempt.
       if (committed.some(([, views]) => views === 99)) expect(after.etags.map(revOf)).toEqual(before.etags.map((etag) => revOf(etag) + 1))
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
 
     it.each(writes)('$name whose every answer is lost: 503, yet written exactly once', async ({ run, committed, frDelta }) => {
@@ -267,7 +253,7 @@ describe('faults', () => {
       const after = await state(documentId)
       expect(after.versions).toEqual(committed)
       expect(after.fr).toBe(before.fr + frDelta)
-      await expectCountsMatchVersions(ctx)
+      await expectStorageInvariants(ctx)
     })
   })
 })

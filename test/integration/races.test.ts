@@ -2,8 +2,7 @@
 // DynamoDB Local. Where a race must be certain, a barrier on the client holds every request's
 // write until all of them have done their reads, so each one decides on the same stale state.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { META } from '../../lib/table.js'
-import { createTestContext, json, scanTable, type TestContext } from '../support/context.js'
+import { createTestContext, expectStorageInvariants, json, type TestContext } from '../support/context.js'
 
 type Doc = Record<string, any>
 
@@ -75,23 +74,6 @@ describe('races', () => {
     return (await ctx.request('GET', `/api/articles/${documentId}?locale=${locale}`)).headers.get('etag')
   }
 
-  /** Every item of the table, and the storage invariants that races must not break. */
-  async function expectConsistentTable(): Promise<void> {
-    const items: Doc[] = await scanTable(ctx)
-    const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
-    // No half-written version: every one is complete (an update never creates a bare item).
-    for (const version of versions) {
-      expect(version).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
-    }
-    const perList = new Map<string, number>()
-    for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
-    for (const item of items.filter((entry) => entry.documentId === META.count)) {
-      expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
-      perList.delete(item.locale)
-    }
-    expect([...perList.keys()]).toEqual([]) // every list with versions has its count item
-  }
-
   describe('concurrent creates', () => {
     it('gives 30 parallel creates across en, fr and de unique ids and documentIds, and exact counts', async () => {
       const locales = ['en', 'fr', 'de']
@@ -108,7 +90,7 @@ describe('races', () => {
         const listed = new Set(list.data.map((doc: Doc) => doc.documentId))
         for (const doc of created.filter((entry) => entry.locale === locale)) expect(listed.has(doc.documentId)).toBe(true)
       }
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -126,7 +108,7 @@ describe('races', () => {
       const versions = await versionsOf(documentId)
       expect(versions.map((doc) => doc.locale)).toEqual(['en', 'fr'])
       expect(versions[1]).toMatchObject({ id: winner.id, title: winner.title, views: 3 })
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
 
     it('never duplicates it when eight run freely: each 200 or 409, one version, counted once', async () => {
@@ -142,7 +124,7 @@ describe('races', () => {
       expect(versions.map((doc) => doc.locale)).toEqual(['en', 'de'])
       expect(accepted.map((doc) => doc.title)).toContain(versions[1]?.title)
       expect((await json(await ctx.request('GET', '/api/articles?locale=de'))).meta.pagination.total).toBe(before + 1)
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -168,7 +150,7 @@ describe('races', () => {
         ['en', 'fr', 'de'].map((locale) => [locale, winner.views, winner.category]))
       const after = await Promise.all(['en', 'fr', 'de'].map(async (locale) => revOf(await etagOf(documentId, locale))))
       expect(after).toEqual(revs.map((rev) => rev + 1))
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
 
     it('keeps every version in agreement when twelve run freely, and every 200 is one committed write', async () => {
@@ -191,7 +173,7 @@ describe('races', () => {
       // the number of commits, so no 200 was silently overwritten and no 409 was half-applied.
       const after = await Promise.all(locales.map(async (locale) => revOf(await etagOf(documentId, locale))))
       expect(after).toEqual(revs.map((rev) => rev + accepted.length))
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
 
     it('keeps versions in agreement when a non-localized update races the creation of a localization', async () => {
@@ -204,7 +186,7 @@ describe('races', () => {
       expect(statuses([update, localization])).toEqual([200, 409])
       const versions = await versionsOf(documentId)
       expect(new Set(versions.map((doc) => doc.views)).size).toBe(1)
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -235,7 +217,7 @@ describe('races', () => {
     expect((await update).status).toBe(409)
     const versions = await versionsOf(documentId)
     expect(versions.map((doc) => [doc.locale, doc.views])).toEqual([['en', 1], ['fr', 1], ['de', 1]])
-    await expectConsistentTable()
+    await expectStorageInvariants(ctx)
   })
 
   it('creates a single type once when its first PUTs race in different locales', async () => {
@@ -248,7 +230,7 @@ describe('races', () => {
       ctx.request('PUT', '/api/homepage?locale=fr', { token: key, body: { data: { title: 'accueil' } } }),
     ])
     expect(statuses([en, fr])).toEqual([200, 409])
-    await expectConsistentTable()
+    await expectStorageInvariants(ctx)
   })
 
   describe('concurrent DELETE and PUT of the same version', () => {
@@ -264,7 +246,7 @@ describe('races', () => {
       // The update either landed before the delete (200) or found the version gone (404).
       expect([200, 404]).toContain(updated.status)
       expect((await versionsOf(documentId)).map((doc) => doc.locale)).toEqual(['en'])
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
 
     it.each([1, 2, 3])('keeps the document whole when its last version is deleted during an update and a new localization (round %i)', async () => {
@@ -284,7 +266,7 @@ describe('races', () => {
       const expected = [...(removed.status === 204 ? [] : ['en']), ...(localized.status === 200 ? ['fr'] : [])]
       expect(versions.map((doc) => doc.locale)).toEqual(expected)
       for (const version of versions) expect(version.views).toBe(8)
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
   })
 
@@ -327,7 +309,7 @@ describe('races', () => {
       expect(await versionsOf(documentId)).toHaveLength(1)
       expect((await del(`/api/articles/${documentId}?locale=en`, { 'If-Match': (await etagOf(documentId, 'en'))! })).status).toBe(204)
       expect(await versionsOf(documentId)).toEqual([])
-      await expectConsistentTable()
+      await expectStorageInvariants(ctx)
     })
 
     it('makes a sibling ETag stale when a non-localized value changes through another locale', async () => {

@@ -1,12 +1,13 @@
 // A test context: a fresh table in the shared DynamoDB Local, the services and the server app on
 // it, and helpers to call the app as a client would (real HTTP requests through app.request()).
 import { randomBytes } from 'node:crypto'
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import type { Hono } from 'hono'
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
+import { META } from '../../lib/table.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
@@ -90,4 +91,23 @@ export async function scanTable(ctx: TestContext): Promise<Record<string, any>[]
 /** The whole table as one comparable string: equal before and after means nothing was written. */
 export async function tableSnapshot(ctx: TestContext): Promise<string> {
   return JSON.stringify((await scanTable(ctx)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort())
+}
+
+/**
+ * The storage invariants no race or crash may break: every version item is complete (an update
+ * never creates a bare item), and each locale's count item equals its number of versions.
+ */
+export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
+  const items = await scanTable(ctx)
+  const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
+  for (const version of versions) {
+    expect(version).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
+  }
+  const perList = new Map<string, number>()
+  for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
+  for (const item of items.filter((entry) => entry.documentId === META.count)) {
+    expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
+    perList.delete(item.locale)
+  }
+  expect([...perList.keys()]).toEqual([]) // every list with versions has its count item
 }
