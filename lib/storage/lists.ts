@@ -6,6 +6,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient 
 import type { ContentType } from '../content-types.js'
 import { idOrder, sortComparator, type SortEntry } from '../sort.js'
 import { INDEX, listKey } from '../table.js'
+import { serviceUnavailable } from '../errors.js'
 import { guarded } from './client.js'
 import { countKey, itemToVersion, versionKey, type Version } from './items.js'
 
@@ -30,6 +31,9 @@ type Item = Record<string, unknown>
 
 /** BatchGet accepts at most 100 keys a call. */
 const BATCH_SIZE = 100
+
+/** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
+const BATCH_ATTEMPTS = 6
 
 /**
  * Pages in id order ending within this many entries read their keys forward with the count in
@@ -130,6 +134,8 @@ export class ListReader {
     for (let i = 0; i < keys.length; i += BATCH_SIZE) {
       let pending: Item[] = keys.slice(i, i + BATCH_SIZE)
       for (let attempt = 0; pending.length > 0; attempt++) {
+        // Keys left unprocessed attempt after attempt mean DynamoDB is throttling: a 503, not a hang.
+        if (attempt >= BATCH_ATTEMPTS) throw serviceUnavailable()
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
         const request = { [this.tableName]: { Keys: pending } }
         const result = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: request })))

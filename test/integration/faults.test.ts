@@ -136,6 +136,19 @@ describe('faults', () => {
     })
   })
 
+  it('answers 503 when a page\'s BatchGet keeps returning its keys unprocessed, after a bounded number of calls', async () => {
+    await createArticle('batch')
+    let calls = 0
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      if (context.commandName !== 'BatchGetItemCommand') return next(args)
+      calls++
+      return { output: { $metadata: {}, Responses: {}, UnprocessedKeys: args.input.RequestItems } }
+    }, { step: 'initialize', name: 'faultInjector', override: true })
+    const response = await ctx.request('GET', '/api/articles?sort=title')
+    await expectUnavailable(response)
+    expect(calls).toBe(6)
+  })
+
   describe('transactions', () => {
     it('answers 409 when a concurrent write makes the transaction fail its condition', async () => {
       const { documentId } = await createArticle('contested')
