@@ -6,7 +6,7 @@ import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, readJsonBody } from './http.js'
 import { isLocaleCode } from './locales.js'
-import { parseItemQuery, parseSearch } from './query.js'
+import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
 
 const Name = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))

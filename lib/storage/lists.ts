@@ -4,7 +4,7 @@
 // sorts them in memory and fetches only the page's documents with one BatchGet.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { idOrder, sortComparator, type SortEntry } from '../sort.js'
+import { idOrder, sortComparator, type SortEntry } from '../query/sort.js'
 import { INDEX, listKey } from '../table.js'
 import { serviceUnavailable } from '../errors.js'
 import { guarded } from './client.js'

@@ -1,7 +1,7 @@
 // Bad input at the HTTP boundary (behaviour.md §1, §5, §6, §8 "order of checks"): every case is a
 // 4xx in the error envelope, nothing is written, and malformed documentIds never reach DynamoDB.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { MAX_QUERY_LENGTH } from '../../lib/query.js'
+import { MAX_QUERY_LENGTH } from '../../lib/query/parse.js'
 import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
 
 const MiB = 1024 * 1024

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errorOf } from '../support/errors.js'
-import { paginationMeta, paginationWindow, parsePagination } from '../../lib/pagination.js'
+import { paginationMeta, paginationWindow, parsePagination } from '../../lib/query/pagination.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
 

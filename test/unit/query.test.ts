@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { article } from '../../lib/content-types.js'
 import { errorOf } from '../support/errors.js'
-import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery } from '../../lib/query.js'
+import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery } from '../../lib/query/parse.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
 const list = (search: string) => parseListQuery(`http://x/api/articles?${search}`, article, rest)

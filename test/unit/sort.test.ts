@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { article } from '../../lib/content-types.js'
 import { errorOf } from '../support/errors.js'
-import { idOrder, parseSort, sortComparator } from '../../lib/sort.js'
+import { idOrder, parseSort, sortComparator } from '../../lib/query/sort.js'
 
 describe('parseSort', () => {
   it.each([

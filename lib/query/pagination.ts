@@ -1,8 +1,8 @@
 // The `pagination` query parameter: page style or offset style, validated with valibot into a
 // window (offset + limit) plus the metadata shape to answer with.
 import * as v from 'valibot'
-import type { RestConfig } from './config.js'
-import { badRequest, paginationError, queryDetails } from './errors.js'
+import type { RestConfig } from '../config.js'
+import { badRequest, paginationError, queryDetails } from '../errors.js'
 
 const INTEGER = /^-?\d+$/
 

@@ -1,9 +1,9 @@
 // The query string, parsed once at the boundary: qs with explicit limits, then checked into a typed
 // query. Code past this point never sees raw strings such as "2" or "title:desc".
 import qs from 'qs'
-import type { RestConfig } from './config.js'
-import type { ContentType } from './content-types.js'
-import { badRequest, queryDetails, uriTooLong } from './errors.js'
+import type { RestConfig } from '../config.js'
+import type { ContentType } from '../content-types.js'
+import { badRequest, queryDetails, uriTooLong } from '../errors.js'
 import { parsePagination, type Pagination } from './pagination.js'
 import { parseSort, type SortEntry } from './sort.js'
 

@@ -1,7 +1,7 @@
 // The `sort` query parameter: parsed into typed entries, and the comparator that orders documents
 // by them (nulls first ascending, locale collation for strings, ties by id ascending).
-import { sortableFields, type ContentType } from './content-types.js'
-import { badRequest, queryDetails } from './errors.js'
+import { sortableFields, type ContentType } from '../content-types.js'
+import { badRequest, queryDetails } from '../errors.js'
 
 export interface SortEntry {
   readonly field: string
