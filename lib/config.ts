@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 
 const PositiveInt = v.pipe(v.number(), v.integer(), v.minValue(1))
+const NonNegativeInt = v.pipe(v.number(), v.integer(), v.minValue(0))
 
 export const RestConfigSchema = v.object({
   /** `api.rest.defaultLimit`: page size and offset limit when none is asked for. */
@@ -10,6 +11,18 @@ export const RestConfigSchema = v.object({
   maxLimit: v.optional(PositiveInt, 100),
   /** `api.rest.findOneShape`: `array` (as the spec shows) or `object` (as `@strapi/client` expects). */
   findOneShape: v.optional(v.picklist(['array', 'object']), 'array'),
+  /** `api.rest.maxScan`: most index entries a request may read for conditions no index answers. */
+  maxScan: v.optional(PositiveInt, 20_000),
+  /** `api.rest.maxResponseBytes`: largest JSON answer (Lambda answers at most 6 MB). */
+  maxResponseBytes: v.optional(PositiveInt, 5_000_000),
+  /** `api.rest.cache.*`: Cache-Control of anonymous reads, in seconds (delivery.md §13). */
+  cache: v.optional(v.object({
+    maxAge: v.optional(NonNegativeInt, 0),
+    sMaxAge: v.optional(NonNegativeInt, 0),
+    staleWhileRevalidate: v.optional(NonNegativeInt, 0),
+  }), {}),
+  /** `api.rest.pageCache`: list pages kept per process, validated by the list's revision; 0 turns it off. */
+  pageCache: v.optional(NonNegativeInt, 500),
 })
 
 export type RestConfig = v.InferOutput<typeof RestConfigSchema>
@@ -49,6 +62,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
       defaultLimit: int('API_REST_DEFAULT_LIMIT'),
       maxLimit: int('API_REST_MAX_LIMIT'),
       findOneShape: env.API_REST_FIND_ONE_SHAPE === '' ? undefined : env.API_REST_FIND_ONE_SHAPE,
+      maxScan: int('API_REST_MAX_SCAN'),
+      maxResponseBytes: int('API_REST_MAX_RESPONSE_BYTES'),
+      cache: {
+        maxAge: int('API_REST_CACHE_MAX_AGE'),
+        sMaxAge: int('API_REST_CACHE_S_MAXAGE'),
+        staleWhileRevalidate: int('API_REST_CACHE_STALE_WHILE_REVALIDATE'),
+      },
+      pageCache: int('API_REST_PAGE_CACHE'),
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),

@@ -43,7 +43,7 @@ export type Pagination =
 const HINT = 'use pagination[page], pagination[pageSize], pagination[start], pagination[limit] or pagination[withCount]'
 
 /** Parses the raw `pagination` value from qs; defaults and clamping come from `rest`. */
-export function parsePagination(raw: unknown, rest: RestConfig): Pagination {
+export function parsePagination(raw: unknown, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): Pagination {
   if (raw === undefined) raw = {}
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw badRequest(`Invalid pagination parameter: ${HINT}`, queryDetails('pagination', 'pagination', 'pagination'))

@@ -67,7 +67,7 @@ export interface ListQuery extends ItemQuery {
 }
 
 /** Parses a list read's query: `locale`, `sort`, `pagination`; anything else is a 400. */
-export function parseListQuery(url: string, type: ContentType, rest: RestConfig): ListQuery {
+export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
   const parsed = parseSearch(url)
   rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination'])
   return {
