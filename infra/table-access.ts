@@ -2,7 +2,7 @@
 // sends (transactions need the action of each item they write), on the table and the indexes it
 // queries, nothing else. Read from lib/storage: documents.ts, lists.ts, settings.ts.
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
-import { INDEX } from '../lib/table.js'
+import { TABLE } from '../lib/table.js'
 
 export interface TableAccess {
   /** Actions on the base table. */
@@ -21,7 +21,7 @@ export const CONTENT_ACCESS: TableAccess = {
     'dynamodb:UpdateItem', // id sequence, updates, count items
     'dynamodb:DeleteItem', // deleted versions and heads (in transactions)
   ],
-  indexes: [INDEX.byId, INDEX.sortKeys],
+  indexes: TABLE.indexes.map((index) => index.name),
 }
 
 /** `GET /api/i18n/locales`: the locale registry and the caller's token or the public role. */

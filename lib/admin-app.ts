@@ -15,8 +15,13 @@ const NewLocaleSchema = v.strictObject({
   code: v.pipe(v.string('must be a string'), v.check(isLocaleCode, 'must be a locale code such as en, fr-CA or zh-Hans-CN')),
   name: v.optional(Name),
   isDefault: v.optional(v.boolean('must be a boolean')),
+  fallback: v.optional(v.nullable(v.string('must be a locale code or null'))),
 })
-const LocaleChangeSchema = v.strictObject({ name: v.optional(Name), isDefault: v.optional(v.boolean('must be a boolean')) })
+const LocaleChangeSchema = v.strictObject({
+  name: v.optional(Name),
+  isDefault: v.optional(v.boolean('must be a boolean')),
+  fallback: v.optional(v.nullable(v.string('must be a locale code or null'))),
+})
 const NewTokenSchema = v.strictObject({
   name: Name,
   type: v.picklist(TOKEN_TYPES, `must be one of ${TOKEN_TYPES.join(', ')}`),

@@ -3,66 +3,143 @@
 // locale (400), document (404), exact action (403), If-Match (412), body (400/413/415), storage.
 import type { Context, Hono } from 'hono'
 import type { Caller } from './access.js'
-import { parseBody } from './body.js'
+import { parseBody, type Attributes } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
-import { badRequest, notFound, preconditionFailed } from './errors.js'
+import { cachingHeaders, listTag, noneMatch, notModified, settled } from './delivery/conditional.js'
+import { PageCache } from './delivery/page-cache.js'
+import { badRequest, conflict, notFound, preconditionFailed, queryDetails } from './errors.js'
 import { allowOnly, createBaseApp, etagOf, expectedRevision, parseIfMatch, readJsonBody } from './http.js'
+import { WILDCARD } from './locales.js'
+import { selectFields } from './query/fields.js'
+import { matchesFilter, type Filter } from './query/filters.js'
 import { paginationMeta, paginationWindow } from './query/pagination.js'
-import { parseItemQuery, parseListQuery } from './query/parse.js'
+import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from './query/parse.js'
 import type { Services } from './services.js'
-import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId, type StoredDocument } from './storage/documents.js'
-import { toDocument, type Version } from './storage/items.js'
+import type { DocumentState } from './storage/document-plan.js'
+import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
+import { applyChanges, toDocument, type Version } from './storage/items.js'
 
 /** The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single). */
 export function createContentApp(type: ContentType, services: Services): Hono {
   const { access, locales, documents, lists, config } = services
   const app = createBaseApp(config.maxBodyBytes)
+  app.use('*', cachingHeaders(config.rest))
+  const pages = new PageCache(config.rest.pageCache)
+  const configTag = JSON.stringify(config.rest)
   const root = `/api/${routeName(type)}`
   const documentIdOf = (c: Context) => c.req.param('documentId') ?? ''
   const caller = (c: Context) => access.identify(c.req.header('authorization'))
-  const one = (c: Context, version: Version) => {
+  const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)
+  const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
     c.header('ETag', etagOf(version))
-    return c.json({ data: toDocument(type, version), meta: {} })
+    return c.json({ data: shown(version, fields), meta: {} })
   }
 
   /** Finds the document a path names: 404 for a malformed id, another type's id, no versions. */
-  const loadDocument = async (documentId: string): Promise<StoredDocument> => {
+  const loadDocument = async (documentId: string): Promise<DocumentState> => {
     if (!DOCUMENT_ID.test(documentId)) throw notFound()
     const document = await documents.getDocument(type, documentId)
     if (document.versions.length === 0) throw notFound()
     return document
   }
 
-  /** PUT: update the version in `locale`, or create it as a new localization of `document`. */
-  const putVersion = async (c: Context, who: Caller, document: StoredDocument, locale: string) => {
-    const existing = document.versions.find((version) => version.locale === locale)
-    const first = document.versions[0]
+  /**
+   * The version a read answers: in `locale`, or with `fallback` the first along its chain (from the
+   * served copy, or the document's versions while the served list is being rebuilt); 404 when
+   * none, or when it does not match `filter`.
+   */
+  const readVersion = async (documentId: string, locale: string, fallback: boolean, filter: Filter | undefined) => {
+    const chain = fallback ? await locales.chainOf(locale) : undefined
+    let version: Version | undefined
+    if (chain === undefined) version = await documents.getVersion(type, documentId, locale)
+    else if (await locales.servedReady(locale)) version = await documents.getServed(type, documentId, locale)
+    else {
+      const { versions } = await documents.getDocument(type, documentId)
+      version = chain.map((code) => versions.find((candidate) => candidate.locale === code)).find((found) => found !== undefined)
+    }
+    if (version === undefined || (filter !== undefined && !matchesFilter(filter, valuesOf(version), locale))) throw notFound()
+    return version
+  }
+
+  /** A GET answer for one version: its ETag, a 304 when it matches, Content-Language when it fell back. */
+  const readAnswer = (c: Context, version: Version, requested: string, body: () => unknown) => {
+    const tag = etagOf(version)
+    if (version.locale !== requested) c.header('Content-Language', version.locale)
+    if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+    c.header('ETag', tag)
+    return c.json(body())
+  }
+
+  /**
+   * PUT: update the version in `locale`, or create it as a new localization. The change is applied
+   * to the document as read on each attempt of the write, so concurrent independent writes merge.
+   */
+  const putVersion = async (c: Context, who: Caller, state: DocumentState, locale: string, fields: readonly string[] | undefined) => {
+    const existing = state.versions.find((version) => version.locale === locale)
+    const first = state.versions[0]
     who.requireAny(type, existing !== undefined || first === undefined ? 'update' : 'createLocalization')
     const expectedRev = expectedRevision(c.req.header('if-match'), existing)
     const body = await readJsonBody(c, config.maxBodyBytes)
-    if (existing !== undefined) {
-      const changes = parseBody(body, type, 'update')
-      return one(c, await documents.updateVersion(type, document, existing, changes, expectedRev))
-    }
-    const attributes = parseBody(body, type, first === undefined ? 'create' : 'localization')
-    const inherited = first === undefined ? {} : Object.fromEntries(
-      Object.entries(first.attributes).filter(([name]) => type.attributes[name]?.localized === false),
-    )
-    return one(c, await documents.createVersion(type, document, locale, { ...attributes, ...inherited }))
+    const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
+    const attributes = parseBody(body, type, mode)
+    // A version too large to store is a 413 before the id sequence moves, so a rejected request writes nothing.
+    if (existing === undefined) documents.itemOf(type, localize(state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
+    const id = existing === undefined ? await documents.nextId(type) : 0
+    const version = await documents.write(type, state.documentId, locale, (current, now) => {
+      const target = current.versions.find((candidate) => candidate.locale === locale)
+      if (expectedRev !== undefined && target?.rev !== expectedRev) throw preconditionFailed()
+      if (target !== undefined) {
+        if (existing === undefined && !who.holds(type, 'update')) throw conflict('This locale version was created by a concurrent request')
+        return update(current.versions, target, attributes, now)
+      }
+      if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
+      if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
+      if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
+      return localize(current.documentId, current.versions, locale, id, attributes, now)
+    }, state)
+    return written(c, version, fields)
   }
 
-  /** DELETE: one version in one transaction, or every version for `locale=*`. */
+  /** The versions after a partial update of `target`; a non-localized value goes to every version. */
+  const update = (versions: readonly Version[], target: Version, changes: Attributes, now: string) => {
+    const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => type.attributes[name]?.localized === false))
+    const changed = (version: Version, values: Attributes) => Object.entries(values).some(([name, value]) => JSON.stringify(version.attributes[name] ?? null) !== JSON.stringify(value))
+    if (!changed(target, changes)) return { versions, result: target }
+    const next = versions.map((version) =>
+      version === target ? applyChanges(version, changes, now) : changed(version, shared) ? applyChanges(version, shared, now) : version,
+    )
+    return { versions: next, result: next.find((version) => version.locale === target.locale) as Version }
+  }
+
+  /** The versions with a new one in `locale`; non-localized values are copied from an existing version. */
+  const localize = (documentId: string, versions: readonly Version[], locale: string, id: number, attributes: Attributes, now: string) => {
+    const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
+    const source = versions[0]
+    const inherited = source === undefined ? {} : Object.fromEntries(Object.entries(source.attributes).filter(([name]) => type.attributes[name]?.localized === false))
+    const version: Version = {
+      documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now,
+      attributes: { ...blank, ...attributes, ...inherited },
+    }
+    return { versions: [...versions, version], result: version }
+  }
+
+  /** DELETE: one version, or every version for `locale=*`, each in one transaction. */
   const deleteVersions = async (c: Context, documentId: string, locale: string) => {
     if (!DOCUMENT_ID.test(documentId)) throw notFound()
-    if (locale !== '*') {
-      await documents.deleteVersion(type, documentId, locale, parseIfMatch(c.req.header('if-match')))
-      return c.body(null, 204)
-    }
-    const { versions } = await documents.getDocument(type, documentId)
-    if (versions.length === 0) throw notFound()
+    const state = await documents.getDocument(type, documentId)
+    const accepted = parseIfMatch(c.req.header('if-match'))
+    const guardLocale = locale === WILDCARD ? state.versions[0]?.locale : locale
+    if (guardLocale === undefined) throw notFound()
     // If-Match names one version; it cannot hold for all of them.
-    if (c.req.header('if-match') !== undefined) throw preconditionFailed()
-    await documents.deleteVersions(type, versions)
+    if (locale === WILDCARD && accepted !== undefined) throw preconditionFailed()
+    await documents.write(type, documentId, guardLocale, (current) => {
+      const doomed = current.versions.filter((version) => locale === WILDCARD || version.locale === locale)
+      if (doomed.length === 0) throw notFound()
+      if (accepted !== undefined && accepted !== '*' && !doomed.every((version) => accepted.some((tag) => tag.id === version.id && tag.rev === version.rev))) {
+        throw preconditionFailed()
+      }
+      return { versions: current.versions.filter((version) => !doomed.includes(version)), result: undefined }
+    }, state)
     return c.body(null, 204)
   }
 
@@ -71,52 +148,74 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       ;(await caller(c)).requireAny(type, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
       const locale = await locales.resolve(query.locale, true)
+      if (locale === WILDCARD && c.req.query('fallback') !== undefined) throw badRequest("fallback cannot be used with locale '*'", queryDetails('fallback', 'fallback', null))
+      const chain = query.fallback && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
+      const served = chain !== undefined && (await locales.servedReady(locale))
+      const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
+      const head = await lists.head(type, listNames)
+      const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined }
+      const tag = listTag({ normalized, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt)
+      if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+      c.header('ETag', tag)
+      const key = JSON.stringify(normalized)
+      const cached = pages.get(key, tag)
+      if (cached !== undefined) return c.body(cached, 200, { 'Content-Type': 'application/json' })
       const { offset, limit } = paginationWindow(query.pagination)
-      const page = await lists.list(type, {
-        locales: await locales.expand(locale),
-        collation: locale,
-        sort: query.sort,
-        offset,
-        limit,
-        withCount: query.pagination.withCount,
-      })
-      return c.json({ data: page.versions.map((version) => toDocument(type, version)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
+      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan }
+      const page = chain !== undefined && !served ? await lists.listChain(type, chain, request, head) : await lists.list(type, request, head)
+      const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
+      if (settled(head.changedAt)) pages.set(key, tag, text)
+      return c.body(text, 200, { 'Content-Type': 'application/json' })
     })
 
     app.post(root, async (c) => {
       ;(await caller(c)).requireAny(type, 'create')
-      const locale = await locales.resolve(parseItemQuery(c.req.url).locale)
+      const query = parseWriteQuery(c.req.url, type)
+      const locale = await locales.resolve(query.locale)
       const attributes = parseBody(await readJsonBody(c, config.maxBodyBytes), type, 'create')
-      const document: StoredDocument = { documentId: newDocumentId(), versions: [], headRev: undefined }
-      return one(c, await documents.createVersion(type, document, locale, attributes))
+      const documentId = newDocumentId()
+      documents.itemOf(type, localize(documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
+      const id = await documents.nextId(type)
+      const empty: DocumentState = { documentId, headRev: undefined, versions: [], served: new Map() }
+      const version = await documents.write(type, documentId, locale, (current, now) => {
+        if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
+        return localize(documentId, [], locale, id, attributes, now)
+      }, empty)
+      return written(c, version, query.fields)
     })
     allowOnly(app, root, ['GET', 'POST'])
 
     const item = `${root}/:documentId`
     app.get(item, async (c) => {
       ;(await caller(c)).requireAny(type, 'findOne')
-      const locale = await locales.resolve(parseItemQuery(c.req.url).locale, true)
+      const query = parseReadQuery(c.req.url, type)
+      const locale = await locales.resolve(query.locale, true)
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
-      if (locale === '*') {
+      if (locale === WILDCARD) {
+        if (c.req.query('fallback') !== undefined) throw badRequest("fallback cannot be used with locale '*'", queryDetails('fallback', 'fallback', null))
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
-        const { versions } = await loadDocument(documentId)
-        const pageSize = config.rest.defaultLimit
-        const meta = { pagination: { page: 1, pageSize, pageCount: Math.ceil(versions.length / pageSize), total: versions.length } }
-        return c.json({ data: versions.map((version) => toDocument(type, version)), meta })
+        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, valuesOf(version), WILDCARD))
+        if (versions.length === 0) throw notFound()
+        const pageSize = Math.max(config.rest.defaultLimit, versions.length)
+        const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
+        const tag = listTag({ versions: versions.map((version) => etagOf(version)), fields: query.fields }, 0)
+        if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+        c.header('ETag', tag)
+        return c.json({ data: versions.map((version) => shown(version, query.fields)), meta })
       }
-      const version = await documents.getVersion(type, documentId, locale)
-      if (version === undefined) throw notFound()
-      c.header('ETag', etagOf(version))
-      if (config.rest.findOneShape === 'object') return c.json({ data: toDocument(type, version), meta: {} })
-      return c.json({ data: [toDocument(type, version)], meta: { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } } })
+      const version = await readVersion(documentId, locale, query.fallback, query.filters)
+      if (config.rest.findOneShape === 'object') return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
+      const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
+      return readAnswer(c, version, locale, () => ({ data: [shown(version, query.fields)], meta }))
     })
 
     app.put(item, async (c) => {
       const who = await caller(c)
       who.requireAny(type, 'update', 'createLocalization')
-      const locale = await locales.resolve(parseItemQuery(c.req.url).locale)
-      return putVersion(c, who, await loadDocument(documentIdOf(c)), locale)
+      const query = parseWriteQuery(c.req.url, type)
+      const locale = await locales.resolve(query.locale)
+      return putVersion(c, who, await loadDocument(documentIdOf(c)), locale, query.fields)
     })
 
     app.delete(item, async (c) => {
@@ -131,17 +230,18 @@ export function createContentApp(type: ContentType, services: Services): Hono {
   const documentId = singleTypeDocumentId(type)
   app.get(root, async (c) => {
     ;(await caller(c)).requireAny(type, 'find')
-    const locale = await locales.resolve(parseItemQuery(c.req.url).locale)
-    const version = await documents.getVersion(type, documentId, locale)
-    if (version === undefined) throw notFound()
-    return one(c, version)
+    const query = parseReadQuery(c.req.url, type)
+    const locale = await locales.resolve(query.locale)
+    const version = await readVersion(documentId, locale, query.fallback, query.filters)
+    return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
   })
 
   app.put(root, async (c) => {
     const who = await caller(c)
     who.requireAny(type, 'update', 'createLocalization')
-    const locale = await locales.resolve(parseItemQuery(c.req.url).locale)
-    return putVersion(c, who, await documents.getDocument(type, documentId), locale)
+    const query = parseWriteQuery(c.req.url, type)
+    const locale = await locales.resolve(query.locale)
+    return putVersion(c, who, await documents.getDocument(type, documentId), locale, query.fields)
   })
 
   app.delete(root, async (c) => {
@@ -151,4 +251,10 @@ export function createContentApp(type: ContentType, services: Services): Hono {
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])
   return app
+}
+
+/** What a filter is evaluated on for one version. */
+function valuesOf(version: Version): Record<string, unknown> {
+  const { attributes, ...system } = version
+  return { ...attributes, ...system }
 }

@@ -2,7 +2,9 @@
 // case-insensitive, default when omitted), and the administration operations. Reads are cached
 // for `ttlMs`; this process's own writes refresh the cache at once.
 import { contentTypes } from './content-types.js'
-import { badRequest, conflict, notFound, queryDetails } from './errors.js'
+import { ApiError, badRequest, conflict, notFound, queryDetails } from './errors.js'
+import type { Chains } from './storage/document-plan.js'
+import type { LocaleGuard, LocaleGuards } from './storage/documents.js'
 import type { LocaleEntry, LocaleRegistry, SettingsStore } from './storage/settings.js'
 
 /** BCP 47 shaped: a 2-3 letter language, then subtags of 2-8 letters or digits; at most 35 chars. */
@@ -12,9 +14,10 @@ export const WILDCARD = '*'
 
 /**
  * Most locales a deployment registers: a document's versions must fit in one transaction
- * (DynamoDB takes 100 items; deleting every version writes two items per version).
+ * (DynamoDB takes 100 items; deleting every version writes a version, its served copy and both
+ * lists' counts per locale, plus the head and the locale check).
  */
-export const MAX_LOCALES = 50
+export const MAX_LOCALES = 24
 
 /** True when `code` is shaped like a locale code we accept for registration. */
 export function isLocaleCode(code: string): boolean {
@@ -39,10 +42,27 @@ export function defaultLocaleName(code: string): string {
 }
 
 function builtInRegistry(now: string): LocaleRegistry {
-  return { rev: 0, locales: [{ id: 1, name: 'English (en)', code: 'en', isDefault: true, createdAt: now, updatedAt: now }] }
+  return { rev: 0, epoch: 0, lastId: 1, servedReady: [], locales: [{ id: 1, name: 'English (en)', code: 'en', isDefault: true, createdAt: now, updatedAt: now, fallback: null }] }
 }
 
-export class LocaleService {
+/** The fallback chain of every locale that has a fallback: the locale, its fallback, and so on. */
+export function chainsOf(locales: readonly LocaleEntry[]): Map<string, string[]> {
+  const byCode = new Map(locales.map((locale) => [locale.code, locale]))
+  const chains = new Map<string, string[]>()
+  for (const locale of locales) {
+    if (locale.fallback === null) continue
+    const chain = [locale.code]
+    for (let next = byCode.get(locale.fallback); next !== undefined && !chain.includes(next.code); next = next.fallback === null ? undefined : byCode.get(next.fallback)) {
+      chain.push(next.code)
+    }
+    chains.set(locale.code, chain)
+  }
+  return chains
+}
+
+const sameChains = (a: Chains, b: Chains) => a.size === b.size && [...a].every(([code, chain]) => b.get(code)?.join() === chain.join())
+
+export class LocaleService implements LocaleGuards {
   private cached: { registry: LocaleRegistry; until: number } | undefined
 
   constructor(
@@ -55,8 +75,50 @@ export class LocaleService {
     const now = this.clock()
     if (!fresh && this.cached !== undefined && this.cached.until > now) return this.cached.registry
     const registry = (await this.store.getLocales()) ?? builtInRegistry(new Date(now).toISOString())
-    this.cached = { registry, until: now + this.ttlMs }
-    return registry
+    // Reads may finish out of order: an older registry never replaces a newer one in the cache.
+    if (this.cached === undefined || registry.rev >= this.cached.registry.rev) this.cached = { registry, until: now + this.ttlMs }
+    return this.cached.registry
+  }
+
+  /** What writes check: the fallback epoch and chains of the cached registry. */
+  async current(): Promise<LocaleGuard> {
+    const registry = await this.registry()
+    return { epoch: registry.epoch, chains: chainsOf(registry.locales) }
+  }
+
+  /**
+   * After a write's locale check failed: the registry read afresh. 400 when `locale` is no longer
+   * registered; a registry never stored (or stored before registration items existed) is stored
+   * now, which writes the items.
+   */
+  async refresh(locale: string): Promise<LocaleGuard> {
+    let registry = await this.registry(true)
+    if (!registry.locales.some((entry) => entry.code === locale)) await this.resolve(locale)
+    if (!(await this.store.localeItemCurrent(locale, registry.epoch))) {
+      try {
+        registry = await this.save(registry, { ...registry })
+      } catch (error) {
+        // Another request stored it first: its registry is as good.
+        if (!(error instanceof ApiError && error.status === 409)) throw error
+        registry = await this.registry(true)
+      }
+    }
+    return { epoch: registry.epoch, chains: chainsOf(registry.locales) }
+  }
+
+  /** The fallback chain of a registered locale (itself first), or undefined when it has no fallback. */
+  async chainOf(code: string): Promise<readonly string[] | undefined> {
+    return chainsOf((await this.registry()).locales).get(code)
+  }
+
+  /** True when `code`'s served list is complete for its current chain (else lists read the chain directly). */
+  async servedReady(code: string): Promise<boolean> {
+    return (await this.registry()).servedReady.includes(code)
+  }
+
+  /** The registry revision and epoch, for list validators (ETags). */
+  async revision(): Promise<number> {
+    return (await this.registry()).rev
   }
 
   /** Every registered locale, by id. */
@@ -93,7 +155,7 @@ export class LocaleService {
   }
 
   /** Registers a locale (409 if a code matches case-insensitively). */
-  async add(input: { code: string; name?: string; isDefault?: boolean }): Promise<LocaleEntry> {
+  async add(input: { code: string; name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
     const registry = await this.registry(true)
     if (registry.locales.some((locale) => locale.code.toLowerCase() === input.code.toLowerCase())) {
       throw conflict(`Locale ${input.code} already exists`)
@@ -101,28 +163,31 @@ export class LocaleService {
     if (registry.locales.length >= MAX_LOCALES) throw badRequest(`A deployment holds at most ${MAX_LOCALES} locales`)
     const now = new Date(this.clock()).toISOString()
     const entry: LocaleEntry = {
-      id: Math.max(0, ...registry.locales.map((locale) => locale.id)) + 1,
+      id: registry.lastId + 1,
       name: input.name ?? defaultLocaleName(input.code),
       code: input.code,
       isDefault: input.isDefault === true,
       createdAt: now,
       updatedAt: now,
+      fallback: null,
     }
     const others = input.isDefault === true ? registry.locales.map((locale) => ({ ...locale, isDefault: false })) : registry.locales
-    await this.save(registry, [...others, entry])
-    return entry
+    const withFallback = { ...entry, fallback: checkFallback([...others, entry], entry.code, input.fallback ?? null) }
+    await this.save(registry, { ...registry, locales: [...others, withFallback], lastId: entry.id })
+    return withFallback
   }
 
   /** Renames a locale or makes it the default (404 for an unknown code). */
-  async update(code: string, input: { name?: string; isDefault?: boolean }): Promise<LocaleEntry> {
+  async update(code: string, input: { name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
     const registry = await this.registry(true)
     const current = this.find(registry, code)
     const now = new Date(this.clock()).toISOString()
-    const updated: LocaleEntry = { ...current, name: input.name ?? current.name, isDefault: input.isDefault === true || current.isDefault, updatedAt: now }
+    const fallback = input.fallback === undefined ? current.fallback : checkFallback(registry.locales, current.code, input.fallback)
+    const updated: LocaleEntry = { ...current, name: input.name ?? current.name, isDefault: input.isDefault === true || current.isDefault, updatedAt: now, fallback }
     const locales = registry.locales.map((locale) =>
       locale.code === current.code ? updated : input.isDefault === true && locale.isDefault ? { ...locale, isDefault: false, updatedAt: now } : locale,
     )
-    await this.save(registry, locales)
+    await this.save(registry, { ...registry, locales })
     return updated
   }
 
@@ -131,8 +196,18 @@ export class LocaleService {
     const registry = await this.registry(true)
     const current = this.find(registry, code)
     if (current.isDefault) throw conflict('The default locale cannot be deleted')
+    const dependent = registry.locales.filter((locale) => locale.fallback === current.code)
+    if (dependent.length > 0) throw conflict(`Locale ${current.code} is the fallback of ${dependent.map((locale) => locale.code).join(', ')}`)
     const unusedBy = Object.values(contentTypes).map((type) => ({ uid: type.uid, code: current.code }))
-    await this.save(registry, registry.locales.filter((locale) => locale.code !== current.code), unusedBy)
+    await this.save(registry, { ...registry, locales: registry.locales.filter((locale) => locale.code !== current.code) }, unusedBy)
+  }
+
+  /** Marks the served lists complete after a reindex pass that ran entirely under `epoch`. */
+  async markServedReady(epoch: number): Promise<boolean> {
+    const registry = await this.registry(true)
+    if (registry.epoch !== epoch) return false
+    await this.save(registry, { ...registry, servedReady: [...chainsOf(registry.locales).keys()] })
+    return true
   }
 
   private find(registry: LocaleRegistry, code: string): LocaleEntry {
@@ -141,8 +216,30 @@ export class LocaleService {
     return match
   }
 
-  private async save(previous: LocaleRegistry, locales: readonly LocaleEntry[], unusedBy?: readonly { uid: string; code: string }[]) {
-    const registry = await this.store.putLocales(previous, locales, unusedBy)
+  /**
+   * Stores `next`. When a fallback chain changes, the epoch moves (so writes planned with the old
+   * chains fail their locale check and re-plan) and the changed locales' served lists are no
+   * longer ready until the reindex rebuilds them.
+   */
+  private async save(previous: LocaleRegistry, next: Omit<LocaleRegistry, 'rev'>, unusedBy?: readonly { uid: string; code: string }[]): Promise<LocaleRegistry> {
+    const before = chainsOf(previous.locales)
+    const after = chainsOf(next.locales)
+    const changed = !sameChains(before, after)
+    const stillReady = next.servedReady.filter((code) => after.has(code) && before.get(code)?.join() === after.get(code)?.join())
+    const registry = await this.store.putLocales(previous, changed ? { ...next, epoch: next.epoch + 1, servedReady: stillReady } : next, unusedBy)
     this.cached = { registry, until: this.clock() + this.ttlMs }
+    return registry
   }
+}
+
+/** A fallback for `code`: null, or a registered locale that does not lead back to `code` (400 otherwise). */
+function checkFallback(locales: readonly LocaleEntry[], code: string, fallback: string | null): string | null {
+  if (fallback === null) return null
+  const target = locales.find((locale) => locale.code.toLowerCase() === fallback.toLowerCase())
+  if (target === undefined) throw badRequest(`Invalid fallback '${fallback}': not a registered locale`, { key: 'fallback', value: fallback })
+  const byCode = new Map(locales.map((locale) => [locale.code, locale]))
+  for (let next: LocaleEntry | undefined = target; next !== undefined; next = next.fallback === null ? undefined : byCode.get(next.fallback)) {
+    if (next.code === code) throw badRequest(`Invalid fallback '${fallback}': ${code} would fall back to itself`, { key: 'fallback', value: fallback })
+  }
+  return target.code
 }

@@ -30,11 +30,12 @@ export interface Services {
 /** Wires the stores and services of one process. */
 export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets): Services {
   const settings = new SettingsStore(db, config.tableName)
+  const locales = new LocaleService(settings, config.cacheTtlMs)
   return {
     config,
-    documents: new DocumentStore(db, config.tableName),
+    documents: new DocumentStore(db, config.tableName, locales),
     lists: new ListReader(db, config.tableName),
-    locales: new LocaleService(settings, config.cacheTtlMs),
+    locales,
     access: new AccessService(settings, secrets.tokenHashSecret, config.cacheTtlMs),
     adminToken: secrets.adminToken,
   }

@@ -1,7 +1,7 @@
 // The DynamoDB table, declared once: attribute names, key schema and indexes. The runtime
 // (lib/storage), the CDK stack (infra/) and the tests all import this; nothing here imports the
 // AWS SDK or CDK.
-import { contentTypes, SCALAR_TYPES, SYSTEM_FIELDS } from './content-types.js'
+import { contentTypes, SYSTEM_FIELDS, sortableFields, type ContentType } from './content-types.js'
 
 /** Base table keys: one item per locale version, `documentId` + `locale`. */
 export const PARTITION_KEY = 'documentId'
@@ -9,40 +9,52 @@ export const SORT_KEY = 'locale'
 
 /** Storage-only attributes of a document item (never returned to clients). */
 export const ATTR = {
-  /** `<uid>#<locale>`: partition key of both list indexes. */
+  /** `<uid>#<list>`: partition key of every list index (`<list>` is a locale or `~<locale>`). */
   listKey: 'listKey',
   /** The content type uid the document belongs to. */
   contentType: 'contentType',
   /** Revision of the version, bumped on every write; the ETag and optimistic-concurrency token. */
   revision: 'rev',
-  /** Integer id; sort key of both list indexes. */
+  /** Integer id; sort key of the `byId` index. */
   id: 'id',
+  /** Map of every filterable value of the version, projected into the slot indexes. */
+  values: 'f',
+  /** On a served copy (fallback list), the locale of the version it copies. */
+  source: 'src',
 } as const
 
 /** Names no content-type attribute may use. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...SYSTEM_FIELDS, ...Object.values(ATTR)])
+export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...SYSTEM_FIELDS, ...Object.values(ATTR), 'n'])
 
 /**
- * `byId`: a locale's versions in `id` order with every attribute (projection ALL), so the default
- * page of a list is one Query. `sortKeys`: the same keys with only the sortable fields projected,
- * so sorting and deep offsets read small key entries, and only the page's documents are fetched.
+ * Generic sort-key slots. Each list index `slot<i>` is partitioned on `listKey` and sorted on the
+ * item's `k<i>`: the order-preserving key of the field a type assigns to slot i. Slots are
+ * generic, so adding an attribute or a content type never changes an index definition; only the
+ * keys written into the items (see `indexedFields` and the reindex command).
  */
-export const INDEX = {
-  byId: 'byId',
-  sortKeys: 'sortKeys',
-} as const
+export const SLOT_COUNT = 16
 
-/** Sortable fields of every content type, projected into the `sortKeys` index. */
-export const SORT_KEYS_PROJECTION: readonly string[] = [
-  ...new Set([
-    ...SYSTEM_FIELDS.filter((field) => field !== PARTITION_KEY && field !== SORT_KEY && field !== ATTR.id),
-    ...Object.values(contentTypes).flatMap((type) =>
-      Object.entries(type.attributes)
-        .filter(([, attribute]) => SCALAR_TYPES.has(attribute.type))
-        .map(([name]) => name),
-    ),
-  ]),
-]
+/** The key attribute of slot `i`. */
+export function slotKey(slot: number): string {
+  return `k${slot}`
+}
+
+/** The index of slot `i`. */
+export function slotIndex(slot: number): string {
+  return `slot${slot}`
+}
+
+/**
+ * The fields of `type` that have an index, in slot order: `id`, the system timestamps and
+ * `documentId`, then its scalar attributes in schema order (append new attributes at the end, or
+ * reindex). Past SLOT_COUNT fields, the rest sort and filter through the bounded scan.
+ */
+export function indexedFields(type: ContentType): string[] {
+  return sortableFields(type).filter((field) => field !== 'locale').slice(0, SLOT_COUNT)
+}
+
+/** `byId`: a locale's versions in `id` order with every attribute, so the default page is one Query. */
+export const INDEX = { byId: 'byId' } as const
 
 export interface KeyAttribute {
   readonly name: string
@@ -62,6 +74,9 @@ export interface TableDeclaration {
   readonly indexes: readonly IndexDeclaration[]
 }
 
+/** What a slot index entry carries besides the keys: the id (ties) and every filterable value. */
+export const SLOT_PROJECTION: readonly string[] = [ATTR.id, ATTR.values]
+
 export const TABLE: TableDeclaration = {
   partitionKey: { name: PARTITION_KEY, type: 'S' },
   sortKey: { name: SORT_KEY, type: 'S' },
@@ -72,12 +87,12 @@ export const TABLE: TableDeclaration = {
       sortKey: { name: ATTR.id, type: 'N' },
       projection: { type: 'ALL' },
     },
-    {
-      name: INDEX.sortKeys,
+    ...Array.from({ length: SLOT_COUNT }, (_, slot): IndexDeclaration => ({
+      name: slotIndex(slot),
       partitionKey: { name: ATTR.listKey, type: 'S' },
-      sortKey: { name: ATTR.id, type: 'N' },
-      projection: { type: 'INCLUDE', attributes: [...SORT_KEYS_PROJECTION, ATTR.revision] },
-    },
+      sortKey: { name: slotKey(slot), type: 'S' },
+      projection: { type: 'INCLUDE', attributes: SLOT_PROJECTION },
+    })),
   ],
 }
 
@@ -91,15 +106,28 @@ export const DEFAULT_TABLE_NAME = 'content'
 export const META = {
   /** Id sequence of a content type: `{ documentId: '#seq', locale: <uid> }`. */
   sequence: '#seq',
-  /** Number of versions of a type in a locale: `{ documentId: '#count', locale: '<uid>#<locale>' }`. */
+  /** Count and revision of a list: `{ documentId: '#count', locale: '<uid>#<list>' }`. */
   count: '#count',
-  /** The locale registry: one item `{ documentId: '#config', locale: 'locales' }`. */
+  /** Settings: the locale registry (`locales`), the public role, the index state (`index`). */
   config: '#config',
   /** API tokens: `{ documentId: '#token', locale: <hash of the access key> }`. */
   token: '#token',
+  /** One item per registered locale, `{ documentId: '#locale', locale: <code>, epoch }`. */
+  locale: '#locale',
 } as const
 
-/** The list-index partition of a content type in a locale. */
-export function listKey(uid: string, locale: string): string {
-  return `${uid}#${locale}`
+/** Sort key of a document's head item, moved by every write to the document. */
+export const HEAD = '#head'
+
+/** The list of a locale's versions is named by the locale; the served list of a fallback locale by `~<locale>`. */
+export function servedList(locale: string): string {
+  return `~${locale}`
 }
+
+/** The index partition of a content type's list (a locale, or a served list). */
+export function listKey(uid: string, list: string): string {
+  return `${uid}#${list}`
+}
+
+/** Every content type, for code that walks the registry. */
+export const CONTENT_TYPES: readonly ContentType[] = Object.values(contentTypes)

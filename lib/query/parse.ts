@@ -64,6 +64,9 @@ export interface ItemQuery {
 export interface ListQuery extends ItemQuery {
   readonly sort: readonly SortEntry[]
   readonly pagination: Pagination
+  readonly filters: import('./filters.js').Filter | undefined
+  readonly fields: readonly string[] | undefined
+  readonly fallback: boolean
 }
 
 /** Parses a list read's query: `locale`, `sort`, `pagination`; anything else is a 400. */
@@ -74,6 +77,9 @@ export function parseListQuery(url: string, type: ContentType, rest: Pick<RestCo
     locale: readLocale(parsed.locale),
     sort: parseSort(parsed.sort, type),
     pagination: parsePagination(parsed.pagination, rest),
+    filters: undefined,
+    fields: undefined,
+    fallback: true,
   }
 }
 
@@ -82,4 +88,16 @@ export function parseItemQuery(url: string): ItemQuery {
   const parsed = parseSearch(url)
   rejectUnknownKeys(parsed, ['locale'])
   return { locale: readLocale(parsed.locale) }
+}
+
+// TEMPORARY shims until the full parsers land.
+import type { Filter } from './filters.js'
+export interface ReadQuery extends ItemQuery { readonly filters: Filter | undefined; readonly fields: readonly string[] | undefined; readonly fallback: boolean }
+export function parseReadQuery(url: string, type: ContentType): ReadQuery {
+  void type
+  return { ...parseItemQuery(url), filters: undefined, fields: undefined, fallback: true }
+}
+export function parseWriteQuery(url: string, type: ContentType): ItemQuery & { readonly fields: readonly string[] | undefined } {
+  void type
+  return { ...parseItemQuery(url), fields: undefined }
 }

@@ -80,12 +80,20 @@ function compareValues(a: Comparable, b: Comparable, compareStrings: (a: string,
   return compareStrings(String(a), String(b))
 }
 
-function collatorFor(locale: string): Intl.Collator {
-  try {
-    return new Intl.Collator(locale === '*' ? 'und' : locale)
-  } catch {
-    return new Intl.Collator('und')
+const collators = new Map<string, Intl.Collator>()
+
+/** The collator of a locale's string order (`und`, the root collation, for `*`), made once per process. */
+export function collatorFor(locale: string): Intl.Collator {
+  let collator = collators.get(locale)
+  if (collator === undefined) {
+    try {
+      collator = new Intl.Collator(locale === '*' ? 'und' : locale)
+    } catch {
+      collator = new Intl.Collator('und')
+    }
+    collators.set(locale, collator)
   }
+  return collator
 }
 
 /**

@@ -87,11 +87,15 @@ export class ConditionFailed extends Error {
 
 const CONFLICT_ATTEMPTS = 5
 
+/** Thrown by `transactWrite(..., 1)` when a concurrent transaction cancelled it (nothing was written). */
+export class TransactionConflict extends Error {}
+
 /**
  * Writes a transaction. Cancellations by concurrent transactions (nothing was written) are
- * retried with jittered backoff, then answered 503; a failed condition throws ConditionFailed.
+ * retried with jittered backoff, then answered 503 (or, with `attempts` 1, thrown as
+ * TransactionConflict for the caller to retry); a failed condition throws ConditionFailed.
  */
-export async function transactWrite(db: DynamoDBDocumentClient, input: TransactWriteCommandInput): Promise<void> {
+export async function transactWrite(db: DynamoDBDocumentClient, input: TransactWriteCommandInput, attempts = CONFLICT_ATTEMPTS): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand(input))
@@ -102,7 +106,8 @@ export async function transactWrite(db: DynamoDBDocumentClient, input: TransactW
       if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw new ConditionFailed(reasons)
       const retriable = reasons.every((r) => r.Code === undefined || ['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'].includes(r.Code))
       if (!retriable) throw error
-      if (attempt >= CONFLICT_ATTEMPTS) throw serviceUnavailable()
+      if (attempts === 1) throw new TransactionConflict()
+      if (attempt >= attempts) throw serviceUnavailable()
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt))
     }
   }

@@ -1,14 +1,17 @@
-// The document store: reads and writes of locale versions. Every write that must agree with
-// another item (a version and its locale's count, a non-localized value and its siblings) is one
-// conditional transaction, so a crash between steps cannot leave them out of step.
+// The document store: reads and writes of locale versions. Every write to a document is one
+// transaction that moves the document's head item on condition of the revision read, checks the
+// locale's registration item (registered, fallback epoch unchanged), and writes the versions,
+// the copies the fallback chains serve and the counts of the lists that change (document-plan.ts).
+// A lost race is retried here with a fresh read (bounded, jittered): the caller sees 200, or a
+// 412 for a stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import type { Attributes } from '../body.js'
 import type { ContentType } from '../content-types.js'
-import { conflict, notFound, preconditionFailed } from '../errors.js'
-import { ATTR, META } from '../table.js'
-import { ConditionFailed, conditionalWrite, guarded, transactWrite } from './client.js'
-import { applyChanges, countKey, itemToVersion, updateFor, versionKey, versionToItem, type Version, type VersionTag } from './items.js'
+import { serviceUnavailable } from '../errors.js'
+import { ATTR, HEAD, META } from '../table.js'
+import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
+import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
+import { headKey, itemToVersion, servedKey, versionKey, versionToItem, type Version } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -27,51 +30,84 @@ export function singleTypeDocumentId(type: ContentType): string {
 
 export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 
-/** Sort key of a single type's head item; locale codes never start with `#`. */
-const HEAD = '#head'
-
-/** A document as read: its versions and the revision of its head (undefined: no head yet). */
-export interface StoredDocument {
-  readonly documentId: string
-  readonly versions: readonly Version[]
-  readonly headRev: number | undefined
+/** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
+export interface LocaleGuard {
+  readonly epoch: number
+  readonly chains: Chains
 }
+
+/** The locale registry as the store sees it: the cached view, and a fresh one after a failed guard. */
+export interface LocaleGuards {
+  current(): Promise<LocaleGuard>
+  /** A fresh read after `locale`'s guard failed: 400 when it is no longer registered. */
+  refresh(locale: string): Promise<LocaleGuard>
+}
+
+/**
+ * A change to a document: given the document as read (fresh on every attempt), the versions it
+ * should have afterwards and the version to answer with. It may throw an ApiError (404, 409, 412).
+ */
+export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
+
+/** Attempts of one write before a 503: each lost race re-reads the document and re-applies the change. */
+const WRITE_ATTEMPTS = 10
+
+/** DynamoDB takes at most 100 items in a transaction. */
+const MAX_TRANSACTION_ITEMS = 100
 
 export class DocumentStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly guards: LocaleGuards,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
   /** One version, read strongly consistent; undefined when absent or of another type. */
   async getVersion(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
-    const { Item } = await guarded(() =>
-      this.db.send(new GetCommand({ TableName: this.tableName, Key: versionKey(documentId, locale), ConsistentRead: true })),
-    )
-    return Item !== undefined && Item.contentType === type.uid ? itemToVersion(type, Item) : undefined
+    return this.getItem(type, versionKey(documentId, locale))
+  }
+
+  /** The version `locale`'s fallback chain serves, from its served copy (one strongly consistent read). */
+  async getServed(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
+    return this.getItem(type, servedKey(documentId, locale))
+  }
+
+  private async getItem(type: ContentType, Key: Record<string, string>): Promise<Version | undefined> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })))
+    return Item !== undefined && Item[ATTR.contentType] === type.uid ? itemToVersion(type, Item) : undefined
   }
 
   /**
-   * A document: every version by id ascending and, for a single type, the revision of its head
-   * item (the marker its first version is created against), read strongly consistent.
+   * A document as stored: head, versions by id ascending, served copies. One strongly consistent
+   * Query of its partition, following every page (a document's versions may exceed 1 MB). The head
+   * sorts first, so a read torn by a concurrent write shows an older head, and the write fails.
    */
-  async getDocument(type: ContentType, documentId: string): Promise<StoredDocument> {
-    const { Items = [] } = await guarded(() =>
-      this.db.send(new QueryCommand({
+  async getDocument(type: ContentType, documentId: string): Promise<DocumentState> {
+    const items: Record<string, unknown>[] = []
+    let start: Record<string, unknown> | undefined
+    do {
+      const page = await guarded(() => this.db.send(new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'documentId = :d',
         ExpressionAttributeValues: { ':d': documentId },
         ConsistentRead: true,
-      })),
-    )
-    const mine = Items.filter((item) => item.contentType === type.uid)
+        ExclusiveStartKey: start,
+      })))
+      items.push(...(page.Items ?? []))
+      start = page.LastEvaluatedKey
+    } while (start !== undefined)
+    const mine = items.filter((item) => item[ATTR.contentType] === type.uid)
     const head = mine.find((item) => item.locale === HEAD)
-    const versions = mine.filter((item) => item.locale !== HEAD).map((item) => itemToVersion(type, item))
-    return { documentId, versions: versions.sort((a, b) => a.id - b.id), headRev: head === undefined ? undefined : Number(head.rev) }
+    const versions = mine.filter((item) => item.locale !== HEAD && !String(item.locale).startsWith('~')).map((item) => itemToVersion(type, item))
+    const served = new Map(mine.filter((item) => String(item.locale).startsWith('~')).map((item) => [
+      String(item.locale).slice(1), { source: String(item[ATTR.source]), id: Number(item[ATTR.id]), rev: Number(item[ATTR.revision]) },
+    ]))
+    return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served }
   }
 
-  private async nextId(type: ContentType): Promise<number> {
+  /** The next id of a content type (ids are unique per type across locales, increasing). */
+  async nextId(type: ContentType): Promise<number> {
     const { Attributes: updated } = await guarded(() =>
       this.db.send(new UpdateCommand({
         TableName: this.tableName,
@@ -86,168 +122,65 @@ export class DocumentStore {
   }
 
   /**
-   * Writes a new version of `document` and counts it, in one transaction that fails with a 409 if
-   * the version exists or the document changed since it was read. A localization moves on the
-   * revision of the version its non-localized values were copied from, so it and a concurrent
-   * non-localized update (conditioned on every version's revision) exclude each other. A single
-   * type's first version is guarded by its head item instead; a new collection document needs no
-   * guard, as nobody else can know its documentId yet.
+   * Applies `mutation` to a document in one transaction, guarded by the head revision and by
+   * `guardLocale`'s registration item (registered, same fallback epoch). A lost race re-reads and
+   * re-applies; a stale registry is refreshed first (the mutation then meets the new one). `first`
+   * is the state the caller already read for its checks, used by the first attempt.
    */
-  async createVersion(type: ContentType, document: StoredDocument, locale: string, attributes: Attributes): Promise<Version> {
-    const { documentId } = document
-    const now = this.now()
-    const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
-    const draft: Version = { documentId, locale, id: 0, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes: { ...blank, ...attributes } }
-    // Size check (413) before the id sequence moves, so a rejected request writes nothing.
-    versionToItem(type, draft)
-    const version: Version = { ...draft, id: await this.nextId(type) }
-    try {
-      await transactWrite(this.db, {
-        TransactItems: [
-          { Put: { TableName: this.tableName, Item: versionToItem(type, version), ConditionExpression: 'attribute_not_exists(documentId)' } },
-          { Update: this.countUpdate(type, locale, 1) },
-          ...this.creationGuard(type, document),
-        ],
-      })
-    } catch (error) {
-      if (error instanceof ConditionFailed) {
-        throw conflict(error.failedAt(0) ? 'This locale version was created by a concurrent request' : 'The document was changed by a concurrent request; retry')
+  async write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState): Promise<T> {
+    let state = first
+    let guard = await this.guards.current()
+    for (let attempt = 1; ; attempt++) {
+      state ??= await this.getDocument(type, documentId)
+      const now = this.now()
+      const { versions, result } = mutation(state, now)
+      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard.epoch), ...planWrites(type, this.tableName, state, versions, guard.chains, now)]
+      if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
+      try {
+        if (items.length > 2) await transactWrite(this.db, { TransactItems: items }, 1)
+        return result
+      } catch (error) {
+        if (error instanceof ConditionFailed) {
+          if (error.failedAt(1)) guard = await this.guards.refresh(guardLocale)
+        } else if (!(error instanceof TransactionConflict)) throw error
       }
-      throw error
+      if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
+      state = undefined
+      await new Promise((resolve) => setTimeout(resolve, randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
     }
-    return version
   }
 
-  /**
-   * Applies `changes` to `target`. Non-localized changes go to every other version in the same
-   * transaction, each on condition of the revision read (a localization created meanwhile moved
-   * its source's), so a lost race is a 409, never a torn write. `expectedRev` (from If-Match)
-   * makes a stale target a 412.
-   */
-  async updateVersion(type: ContentType, document: StoredDocument, target: Version, changes: Attributes, expectedRev?: number): Promise<Version> {
-    const now = this.now()
-    const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => type.attributes[name]?.localized === false))
-    const sharedChange = Object.keys(shared).length > 0
-    if (!sharedChange && expectedRev === undefined) return this.updateOne(type, target, changes, now)
-    const others = sharedChange ? document.versions.filter((s) => s.locale !== target.locale) : []
-    try {
-      await transactWrite(this.db, {
-        TransactItems: [
-          { Update: { ...updateFor(type, this.tableName, target, changes, now, expectedRev ?? target.rev), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-          ...others.map((sibling) => ({ Update: updateFor(type, this.tableName, sibling, shared, now, sibling.rev) })),
-        ],
-      })
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error
-      if (error.failedAt(0)) {
-        if (error.reasons[0]?.Item === undefined) throw notFound()
-        if (expectedRev !== undefined) throw preconditionFailed()
-      }
-      throw conflict('The document was changed by a concurrent request; retry')
-    }
-    return applyChanges(target, changes, now)
+  /** Stores a version exactly as given (the benchmark's seeding and the reindex use the same items). */
+  itemOf(type: ContentType, version: Version): Record<string, unknown> {
+    return versionToItem(type, version)
   }
 
-  private async updateOne(type: ContentType, target: Version, changes: Attributes, now: string): Promise<Version> {
-    const { Attributes: item } = await conditionalWrite(
-      () => this.db.send(new UpdateCommand({ ...updateFor(type, this.tableName, target, changes, now), ReturnValues: 'ALL_NEW' })),
-      () => {
-        throw notFound()
+  private headMove(type: ContentType, state: DocumentState): TransactItem {
+    const Key = headKey(state.documentId)
+    if (state.headRev === undefined) {
+      return { Put: { TableName: this.tableName, Item: { ...Key, [ATTR.contentType]: type.uid, [ATTR.revision]: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+    }
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key,
+        UpdateExpression: 'SET #rev = #rev + :one',
+        ConditionExpression: '#rev = :rev',
+        ExpressionAttributeNames: { '#rev': ATTR.revision },
+        ExpressionAttributeValues: { ':rev': state.headRev, ':one': 1 },
       },
-    )
-    return itemToVersion(type, item ?? {})
-  }
-
-  /**
-   * Deletes one version and uncounts it in one transaction, without reading it first: 404 when it
-   * does not exist (or is another type's), 412 when it exists but `accepted` (If-Match) does not
-   * name it. A single type's head stays: its next first PUT moves the same head on.
-   */
-  async deleteVersion(type: ContentType, documentId: string, locale: string, accepted?: readonly VersionTag[] | '*'): Promise<void> {
-    const names: Record<string, string> = { '#type': ATTR.contentType }
-    const values: Record<string, unknown> = { ':uid': type.uid }
-    let condition = '#type = :uid'
-    if (accepted !== undefined && accepted !== '*') {
-      // No tag that could name a version: the condition must fail on an existing one (412).
-      if (accepted.length === 0) condition += ' AND attribute_not_exists(#type)'
-      else {
-        Object.assign(names, { '#rev': ATTR.revision, '#id': ATTR.id })
-        accepted.forEach((tag, i) => Object.assign(values, { [`:i${i}`]: tag.id, [`:r${i}`]: tag.rev }))
-        const tags = accepted.map((_, i) => `#id = :i${i} AND #rev = :r${i}`)
-        // DynamoDB rejects redundant parentheses, so a single tag stands bare.
-        condition += tags.length === 1 ? ` AND ${tags[0]}` : ` AND (${tags.map((tag) => `(${tag})`).join(' OR ')})`
-      }
-    }
-    try {
-      await transactWrite(this.db, {
-        TransactItems: [
-          {
-            Delete: {
-              TableName: this.tableName,
-              Key: versionKey(documentId, locale),
-              ConditionExpression: condition,
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          { Update: this.countUpdate(type, locale, -1) },
-        ],
-      })
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error
-      // Cancellation reasons carry the item in DynamoDB's wire format ({ S: ... }).
-      const existingType = (error.reasons[0]?.Item?.contentType as { S?: string } | undefined)?.S
-      throw existingType === type.uid ? preconditionFailed() : notFound()
     }
   }
 
-  /** Deletes every listed version of a document and uncounts them in one transaction (409 if one is gone). */
-  async deleteVersions(type: ContentType, versions: readonly Version[]): Promise<void> {
-    try {
-      await transactWrite(this.db, {
-        TransactItems: versions.flatMap((version) => [
-          { Delete: { TableName: this.tableName, Key: versionKey(version.documentId, version.locale), ConditionExpression: 'attribute_exists(documentId)' } },
-          { Update: this.countUpdate(type, version.locale, -1) },
-        ]),
-      })
-    } catch (error) {
-      if (error instanceof ConditionFailed) throw conflict('A version was deleted by a concurrent request; retry')
-      throw error
-    }
-  }
-
-  private countUpdate(type: ContentType, locale: string, delta: number) {
+  /** The locale is still registered and the fallback chains are those this write was planned with. */
+  private localeCheck(locale: string, epoch: number): TransactItem {
     return {
-      TableName: this.tableName,
-      Key: countKey(type.uid, locale),
-      UpdateExpression: 'ADD #n :delta',
-      ExpressionAttributeNames: { '#n': 'n' },
-      ExpressionAttributeValues: { ':delta': delta },
-    }
-  }
-
-  /** What a new version's transaction must also write so that concurrent changes exclude it. */
-  private creationGuard(type: ContentType, document: StoredDocument) {
-    const source = document.versions[0]
-    if (source !== undefined) return [{ Update: this.revisionMove(versionKey(source.documentId, source.locale), source.rev) }]
-    if (type.kind === 'collection') return []
-    const Key = versionKey(document.documentId, HEAD)
-    if (document.headRev === undefined) {
-      return [{ Put: { TableName: this.tableName, Item: { ...Key, contentType: type.uid, rev: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }]
-    }
-    return [{ Update: this.revisionMove(Key, document.headRev) }]
-  }
-
-  /** Moves an item's revision on, on condition it is still `seen`. */
-  private revisionMove(Key: Record<string, string>, seen: number) {
-    return {
-      TableName: this.tableName,
-      Key,
-      UpdateExpression: 'SET #rev = #rev + :one',
-      ConditionExpression: '#rev = :rev',
-      ExpressionAttributeNames: { '#rev': ATTR.revision },
-      ExpressionAttributeValues: { ':rev': seen, ':one': 1 },
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: { documentId: META.locale, locale },
+        ConditionExpression: 'epoch = :epoch',
+        ExpressionAttributeValues: { ':epoch': epoch },
+      },
     }
   }
 }

@@ -3,7 +3,9 @@
 import type { Attributes } from '../body.js'
 import type { ContentType } from '../content-types.js'
 import { payloadTooLarge } from '../errors.js'
-import { ATTR, META, listKey } from '../table.js'
+import { collatorFor } from '../query/sort.js'
+import { ATTR, HEAD, META, indexedFields, listKey, servedList, slotKey } from '../table.js'
+import { indexKey, keyKindOf } from './index-keys.js'
 
 /** One stored locale version, as read from the table. */
 export interface Version {
@@ -34,8 +36,37 @@ export function versionKey(documentId: string, locale: string) {
   return { documentId, locale }
 }
 
-export function countKey(uid: string, locale: string) {
-  return { documentId: META.count, locale: listKey(uid, locale) }
+/** The count item of a list (a locale, or `~<locale>` for a served list). */
+export function countKey(uid: string, list: string) {
+  return { documentId: META.count, locale: listKey(uid, list) }
+}
+
+/** The key of a document's head item. */
+export function headKey(documentId: string) {
+  return { documentId, locale: HEAD }
+}
+
+/** The key of the copy of the version that `locale`'s fallback chain serves for a document. */
+export function servedKey(documentId: string, locale: string) {
+  return { documentId, locale: servedList(locale) }
+}
+
+/** Every filterable value of a version, as the `f` map of its items (nulls left out). */
+export function filterValues(type: ContentType, version: Version): Record<string, unknown> {
+  const values: Record<string, unknown> = { locale: version.locale, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt: version.publishedAt }
+  for (const [name, attribute] of Object.entries(type.attributes)) {
+    const value = version.attributes[name]
+    if (!JSON_TEXT_TYPES.has(attribute.type) && value !== null && value !== undefined) values[name] = value
+  }
+  return values
+}
+
+/** The slot keys of a version in a list sorted with `collation`'s string order. */
+export function slotKeys(type: ContentType, version: Version, collation: string): Record<string, string> {
+  const collator = collatorFor(collation)
+  const valueOf = (field: string): unknown =>
+    field === 'id' ? version.id : field === 'documentId' ? version.documentId : field in type.attributes ? version.attributes[field] : (version as unknown as Record<string, unknown>)[field]
+  return Object.fromEntries(indexedFields(type).map((field, slot) => [slotKey(slot), indexKey(keyKindOf(type, field), valueOf(field), collator)]))
 }
 
 /** The stored form of an attribute value. */
@@ -46,6 +77,7 @@ export function encodeValue(type: ContentType, name: string, value: unknown): un
 
 /** Reads a stored item of `type` into a Version. */
 export function itemToVersion(type: ContentType, item: Record<string, unknown>): Version {
+  // A served copy (fallback list) is keyed `~<list locale>` and names its version's locale in `src`.
   const attributes: Attributes = {}
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const raw = item[name]
@@ -53,7 +85,7 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
   return {
     documentId: item.documentId as string,
-    locale: item.locale as string,
+    locale: (item[ATTR.source] ?? item.locale) as string,
     id: Number(item[ATTR.id]),
     rev: Number(item[ATTR.revision]),
     createdAt: item.createdAt as string,
@@ -63,12 +95,17 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
 }
 
-/** The stored item of a version. */
-export function versionToItem(type: ContentType, version: Version): Record<string, unknown> {
+/**
+ * The stored item of a version, with its list-index keys: in its own locale's list, or, given
+ * `servedIn`, as the copy that locale's fallback chain serves (sorted with that locale's collation).
+ */
+export function versionToItem(type: ContentType, version: Version, servedIn?: string): Record<string, unknown> {
+  const list = servedIn === undefined ? version.locale : servedList(servedIn)
   const item: Record<string, unknown> = {
     documentId: version.documentId,
-    locale: version.locale,
-    [ATTR.listKey]: listKey(type.uid, version.locale),
+    locale: list,
+    ...(servedIn === undefined ? {} : { [ATTR.source]: version.locale }),
+    [ATTR.listKey]: listKey(type.uid, list),
     [ATTR.contentType]: type.uid,
     [ATTR.id]: version.id,
     [ATTR.revision]: version.rev,
@@ -79,6 +116,8 @@ export function versionToItem(type: ContentType, version: Version): Record<strin
   for (const [name, value] of Object.entries(version.attributes)) {
     if (value !== null && value !== undefined) item[name] = encodeValue(type, name, value)
   }
+  Object.assign(item, slotKeys(type, version, servedIn ?? version.locale))
+  item[ATTR.values] = filterValues(type, version)
   if (Buffer.byteLength(JSON.stringify(item)) > MAX_ITEM_BYTES) throw payloadTooLarge(MAX_ITEM_BYTES)
   return item
 }
@@ -102,39 +141,5 @@ export function applyChanges(version: Version, changes: Attributes, now: string)
     updatedAt: now,
     publishedAt: now,
     attributes: { ...version.attributes, ...changes },
-  }
-}
-
-/**
- * An UpdateItem for `changes` on a version: SET the values, REMOVE the nulls, move timestamps
- * and revision, on condition that the version exists (and has revision `expectedRev` if given).
- */
-export function updateFor(type: ContentType, tableName: string, version: Version, changes: Attributes, now: string, expectedRev?: number) {
-  // The updated item must fit too: a 413 here, not DynamoDB's ValidationException (a 500).
-  versionToItem(type, applyChanges(version, changes, now))
-  const names: Record<string, string> = { '#rev': ATTR.revision, '#pk': 'documentId' }
-  const values: Record<string, unknown> = { ':now': now, ':one': 1 }
-  const sets = ['updatedAt = :now', 'publishedAt = :now', '#rev = #rev + :one']
-  const removes: string[] = []
-  Object.entries(changes).forEach(([name, value], i) => {
-    names[`#a${i}`] = name
-    if (value === null) removes.push(`#a${i}`)
-    else {
-      values[`:a${i}`] = encodeValue(type, name, value)
-      sets.push(`#a${i} = :a${i}`)
-    }
-  })
-  let condition = 'attribute_exists(#pk)'
-  if (expectedRev !== undefined) {
-    values[':rev'] = expectedRev
-    condition += ' AND #rev = :rev'
-  }
-  return {
-    TableName: tableName,
-    Key: versionKey(version.documentId, version.locale),
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: condition,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
   }
 }

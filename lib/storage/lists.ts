@@ -1,45 +1,64 @@
-// List reads. Their cost follows the page, not the table: the default order is one Query of the
-// `byId` index plus the locale's count item; a later page in id order reads the small `sortKeys`
-// entries from whichever end of the index is nearer; any other order reads every `sortKeys` entry,
-// sorts them in memory and fetches only the page's documents with one BatchGet.
+// List reads. Their cost follows the page, not the table (cost model in the README):
+// - default order, first page: one Query of `byId` (every attribute) plus the list's count item;
+// - any other order: the sort field's slot index is read in key order up to offset + limit (plus
+//   the run of entries tied with the boundary key), from whichever end is nearer; the entries are
+//   ordered exactly in memory (later sort keys, collation, ties by id) and only the page's
+//   documents are fetched with one BatchGet;
+// - filters: the entries a plan over the slot indexes names (list-plan.ts), each checked against
+//   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { idOrder, sortComparator, type SortEntry } from '../query/sort.js'
-import { INDEX, listKey } from '../table.js'
-import { serviceUnavailable } from '../errors.js'
+import { badRequest, queryDetails, serviceUnavailable } from '../errors.js'
+import { matchesFilter, type Filter } from '../query/filters.js'
+import { sortComparator, type SortEntry } from '../query/sort.js'
+import { ATTR, INDEX, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
 import { guarded } from './client.js'
-import { countKey, itemToVersion, versionKey, type Version } from './items.js'
+import { keyKindOf } from './index-keys.js'
+import { countKey, itemToVersion, type Version } from './items.js'
+import { planFilter, type KeyRange } from './list-plan.js'
 
 export interface ListRequest {
-  /** Registered locale codes to list (several for `locale=*`). */
-  readonly locales: readonly string[]
+  /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
+  readonly lists: readonly string[]
   /** The collation to sort strings with: the requested locale, or `*`. */
   readonly collation: string
   readonly sort: readonly SortEntry[]
+  readonly filter: Filter | undefined
   readonly offset: number
   readonly limit: number
-  readonly withCount: boolean
+  /** Most index entries a filtered request may read (api.rest.maxScan). */
+  readonly maxScan: number
+}
+
+/** The count and revision of the listed lists: the list's validator, one small read. */
+export interface ListHead {
+  readonly total: number
+  /** Revisions of each list, in the order asked. */
+  readonly revisions: readonly number[]
+  /** When the newest of them last changed (ms since the epoch; 0 when never). */
+  readonly changedAt: number
 }
 
 export interface ListResult {
   readonly versions: Version[]
-  /** Number of versions in the listed locales; undefined when not asked for. */
-  readonly total: number | undefined
+  /** Entries matching the request: the list's size without a filter. */
+  readonly total: number
 }
 
 type Item = Record<string, unknown>
 
-/** BatchGet accepts at most 100 keys a call. */
-const BATCH_SIZE = 100
+/** An index entry: its base-table key, its slot key, and the values it is compared and filtered on. */
+interface Entry {
+  readonly key: { documentId: string; locale: string }
+  readonly sortKey: string
+  readonly values: Record<string, unknown>
+}
 
+const BATCH_SIZE = 100
 /** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
 const BATCH_ATTEMPTS = 6
-
-/**
- * Pages in id order ending within this many entries read their keys forward with the count in
- * parallel (one round trip less); deeper pages read the count first to pick the nearer end.
- */
-const FORWARD_KEYS = 250
+/** Largest Limit of one Query call, so no request asks DynamoDB for an absurd number. */
+const MAX_QUERY_LIMIT = 1000
 
 export class ListReader {
   constructor(
@@ -47,83 +66,158 @@ export class ListReader {
     private readonly tableName: string,
   ) {}
 
-  /** One page of versions of `type` in the requested locales, ordered and counted as asked. */
-  async list(type: ContentType, request: ListRequest): Promise<ListResult> {
-    const order = idOrder(request.sort)
-    if (order !== undefined && request.locales.length === 1) {
-      const [locale] = request.locales as [string]
-      if (request.offset === 0) {
-        const [items, total] = await Promise.all([
-          this.queryIndex(INDEX.byId, type, locale, order, request.limit),
-          request.withCount ? this.count(type, request.locales) : undefined,
-        ])
-        return { versions: items.map((item) => itemToVersion(type, item)), total }
-      }
-      if (request.offset + request.limit > FORWARD_KEYS) return this.idPageFromNearerEnd(type, locale, order, request)
+  /** The lists' count and revision (one GetItem, or one BatchGet for several lists). */
+  async head(type: ContentType, lists: readonly string[]): Promise<ListHead> {
+    const items = lists.length === 1
+      ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, lists[0] as string) })))).Item]
+      : await this.batchGet(lists.map((list) => countKey(type.uid, list)))
+    const byList = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
+    const of = (list: string) => byList.get(listKey(type.uid, list))
+    return {
+      total: lists.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
+      revisions: lists.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
+      changedAt: Math.max(0, ...lists.map((list) => Number(of(list)?.at ?? 0))),
     }
-    const wanted = order === undefined ? Number.POSITIVE_INFINITY : request.offset + request.limit
-    const perLocale = await Promise.all(
-      request.locales.map((locale) => this.queryIndex(INDEX.sortKeys, type, locale, order ?? 'asc', wanted)),
-    )
-    const keys = perLocale.flat().sort(sortComparator(order === undefined ? request.sort : [{ field: 'id', order }], type, request.collation))
-    const page = keys.slice(request.offset, request.offset + request.limit)
-    const [versions, total] = await Promise.all([
-      this.fetch(type, page),
-      !request.withCount ? undefined : order === undefined ? keys.length : this.count(type, request.locales),
-    ])
-    return { versions, total }
+  }
+
+  /** One page of `type`'s versions in the requested lists, ordered, filtered and counted as asked. */
+  async list(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
+    if (request.filter !== undefined) return this.filtered(type, request, head)
+    const { offset, limit } = request
+    if (offset >= head.total) return { versions: [], total: head.total }
+    const sort = request.lists.length === 1 ? request.sort.filter((entry) => entry.field !== 'locale') : request.sort
+    const primary = sort[0] ?? { field: 'id', order: 'asc' as const }
+    const slot = indexedFields(type).indexOf(primary.field)
+    const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
+    if (single !== undefined && primary.field === 'id' && offset === 0) {
+      const items = await this.query({ index: INDEX.byId, type, list: single, forward: primary.order === 'asc', want: limit, exact: true })
+      return { versions: items.map((item) => itemToVersion(type, item)), total: head.total }
+    }
+    const compare = this.comparator(type, sort, request.collation)
+    const collatedAcrossLists = single === undefined && (primary.field === 'locale' || (slot !== -1 && keyKindOf(type, primary.field) === 'collated'))
+    if (slot === -1 || collatedAcrossLists) {
+      // Per-list keys use each locale's collation, and some fields have no slot: order everything read, within the budget.
+      const entries = await this.readAll(type, request, head.total)
+      const page = entries.sort(compare).slice(offset, offset + limit)
+      return { versions: await this.fetch(type, page), total: head.total }
+    }
+    const forward = primary.order === 'asc'
+    if (single !== undefined && offset + limit / 2 > head.total / 2) {
+      // Nearer the end: read backwards the entries from the end up to the page, then mirror.
+      const fromEnd = head.total - offset
+      const tail = (await this.ordered(type, single, slot, !forward, fromEnd)).sort((a, b) => compare(b, a))
+      const page = tail.slice(Math.max(0, fromEnd - limit), fromEnd).reverse()
+      return { versions: await this.fetch(type, page), total: head.total }
+    }
+    const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
+    const page = perList.flat().sort(compare).slice(offset, offset + limit)
+    return { versions: await this.fetch(type, page), total: head.total }
   }
 
   /**
-   * A deep page in id order of one locale: the count first, then only the keys between the page
-   * and the nearer end of the index (read backwards from the end when that is nearer), then the
-   * page's documents. Past the end, no keys are read at all.
+   * A page of what a fallback chain serves, read from the chain's own lists while its served list
+   * is being rebuilt: every entry of each (within the scan budget), each document once as its
+   * first version along the chain, then filtered, ordered and counted as any list.
    */
-  private async idPageFromNearerEnd(type: ContentType, locale: string, order: 'asc' | 'desc', request: ListRequest): Promise<ListResult> {
-    const { offset, limit } = request
-    const count = await this.count(type, [locale])
-    const total = request.withCount ? count : undefined
-    if (offset >= count) return { versions: [], total }
-    const toEnd = count - offset
-    if (toEnd >= offset + limit) {
-      const keys = await this.queryIndex(INDEX.sortKeys, type, locale, order, offset + limit)
-      return { versions: await this.fetch(type, keys.slice(offset)), total }
+  async listChain(type: ContentType, chain: readonly string[], request: ListRequest, head: ListHead): Promise<ListResult> {
+    const perList = await this.readAll(type, { ...request, lists: chain }, head.total)
+    const first = new Map<string, Entry>()
+    for (const entry of perList) {
+      const current = first.get(entry.key.documentId)
+      if (current === undefined || chain.indexOf(String(entry.values.locale)) < chain.indexOf(String(current.values.locale))) first.set(entry.key.documentId, entry)
     }
-    // tail[k] is the entry k places from the end, so the page is tail[toEnd - limit .. toEnd - 1] reversed.
-    const tail = await this.queryIndex(INDEX.sortKeys, type, locale, order === 'asc' ? 'desc' : 'asc', toEnd)
-    return { versions: await this.fetch(type, tail.slice(Math.max(0, toEnd - limit), toEnd).reverse()), total }
+    const served = [...first.values()]
+    const matches = request.filter === undefined ? served : served.filter((entry) => matchesFilter(request.filter as Filter, entry.values, request.collation))
+    const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
+    return { versions: await this.fetch(type, page), total: matches.length }
   }
 
-  /** Up to `limit` entries of an index partition in id order, following pages as needed. */
-  private async queryIndex(indexName: string, type: ContentType, locale: string, order: 'asc' | 'desc', limit: number): Promise<Item[]> {
+  /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
+  private async filtered(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
+    const filter = request.filter as Filter
+    const read: Entry[] = []
+    for (const list of request.lists) {
+      // Keys of a list are built with its own locale's collation (a served list: the requested one's).
+      const plan = planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list)
+      if (plan.kind === 'scan') {
+        read.push(...(await this.readAll(type, { ...request, lists: [list] }, head.total)))
+        continue
+      }
+      const seen = new Set<string>()
+      for (const { slot, ranges } of plan.parts) {
+        for (const range of ranges) {
+          const entries = await this.query({ index: slotIndex(slot), type, list, forward: true, want: request.maxScan - read.length + 1, range, slot })
+          for (const entry of entries.map((item) => toEntry(item, slot))) {
+            const id = `${entry.key.documentId}/${entry.key.locale}`
+            if (!seen.has(id)) read.push(entry)
+            seen.add(id)
+          }
+          if (read.length > request.maxScan) throw overBudget(request.maxScan)
+        }
+      }
+    }
+    const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation))
+    const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
+    return { versions: await this.fetch(type, page), total: matches.length }
+  }
+
+  /** Every entry of the requested lists, refused past the scan budget before anything is read. */
+  private async readAll(type: ContentType, request: ListRequest, total: number): Promise<Entry[]> {
+    if (total > request.maxScan) throw overBudget(request.maxScan)
+    const perList = await Promise.all(request.lists.map((list) => this.query({ index: slotIndex(0), type, list, forward: true, want: request.maxScan + 1, slot: 0 })))
+    return perList.flat().map((item) => toEntry(item, 0))
+  }
+
+  /**
+   * At least the first `want` entries of a list in slot order, and every entry tied with the
+   * last of them on the key, so that ordering them exactly gives the first `want` exactly.
+   */
+  private async ordered(type: ContentType, list: string, slot: number, forward: boolean, want: number): Promise<Entry[]> {
+    const items = await this.query({ index: slotIndex(slot), type, list, forward, want, slot })
+    return items.map((item) => toEntry(item, slot))
+  }
+
+  /**
+   * Entries of one list from an index, in key order, following pages: up to `want` (exactly, with
+   * `exact`), else on until the key changes after the `want`-th entry.
+   */
+  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number }): Promise<Item[]> {
+    const { index, type, list, forward, want, exact, range, slot } = input
+    const sortAttribute = slot === undefined ? undefined : slotKey(slot)
     const items: Item[] = []
     let start: Item | undefined
-    do {
-      const remaining = limit - items.length
-      const page = await guarded(() =>
-        this.db.send(new QueryCommand({
-          TableName: this.tableName,
-          IndexName: indexName,
-          KeyConditionExpression: '#lk = :lk',
-          ExpressionAttributeNames: { '#lk': 'listKey' },
-          ExpressionAttributeValues: { ':lk': listKey(type.uid, locale) },
-          ScanIndexForward: order === 'asc',
-          ExclusiveStartKey: start,
-          ...(Number.isFinite(remaining) ? { Limit: remaining } : {}),
-        })),
-      )
+    for (;;) {
+      const boundary = items.length >= want ? items[want - 1] : undefined
+      if (boundary !== undefined && (exact === true || sortAttribute === undefined || items.at(-1)?.[sortAttribute] !== boundary[sortAttribute])) break
+      const remaining = Math.max(1, Math.min(MAX_QUERY_LIMIT, want - items.length + (exact === true ? 0 : 25)))
+      const page = await guarded(() => this.db.send(new QueryCommand({
+        TableName: this.tableName,
+        IndexName: index,
+        KeyConditionExpression: range === undefined ? '#lk = :lk' : '#lk = :lk AND #sk BETWEEN :lo AND :hi',
+        ExpressionAttributeNames: { '#lk': ATTR.listKey, ...(range === undefined ? {} : { '#sk': sortAttribute as string }) },
+        ExpressionAttributeValues: { ':lk': listKey(type.uid, list), ...(range === undefined ? {} : { ':lo': range.lo, ':hi': range.hi }) },
+        ScanIndexForward: forward,
+        ExclusiveStartKey: start,
+        Limit: remaining,
+      })))
       items.push(...(page.Items ?? []))
       start = page.LastEvaluatedKey
-    } while (start !== undefined && items.length < limit)
-    return items
+      if (start === undefined) break
+    }
+    return exact === true ? items.slice(0, want) : items
   }
 
-  /** The page's documents from the base table, in the order of `keys`; vanished ones skipped. */
-  private async fetch(type: ContentType, keys: readonly Item[]): Promise<Version[]> {
-    const items = await this.batchGet(keys.map((key) => versionKey(key.documentId as string, key.locale as string)))
+  private comparator(type: ContentType, sort: readonly SortEntry[], collation: string): (a: Entry, b: Entry) => number {
+    const compare = sortComparator(sort, type, collation)
+    return (a, b) => compare(a.values, b.values)
+  }
+
+  /** The page's documents from the base table, in the order of `entries`; vanished ones skipped. */
+  private async fetch(type: ContentType, entries: readonly Entry[]): Promise<Version[]> {
+    const items = await this.batchGet(entries.map((entry) => entry.key))
     const found = new Map(items.map((item) => [`${String(item.documentId)}/${String(item.locale)}`, item]))
-    return keys.flatMap((key) => {
-      const item = found.get(`${String(key.documentId)}/${String(key.locale)}`)
+    return entries.flatMap((entry) => {
+      const item = found.get(`${entry.key.documentId}/${entry.key.locale}`)
       return item === undefined ? [] : [itemToVersion(type, item)]
     })
   }
@@ -145,14 +239,17 @@ export class ListReader {
     }
     return items
   }
+}
 
-  /** Versions of `type` in `locales`, from the count items kept in the write transactions. */
-  async count(type: ContentType, locales: readonly string[]): Promise<number> {
-    if (locales.length === 1) {
-      const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, locales[0] as string) })))
-      return Number(Item?.n ?? 0)
-    }
-    const items = await this.batchGet(locales.map((locale) => countKey(type.uid, locale)))
-    return items.reduce((sum, item) => sum + Number(item.n ?? 0), 0)
-  }
+function toEntry(item: Item, slot: number): Entry {
+  const documentId = String(item.documentId)
+  const values = { ...(item[ATTR.values] as Item | undefined), id: Number(item[ATTR.id]), documentId }
+  return { key: { documentId, locale: String(item.locale) }, sortKey: String(item[slotKey(slot)] ?? ''), values }
+}
+
+function overBudget(maxScan: number) {
+  return badRequest(
+    `This request would read more than ${maxScan} index entries (api.rest.maxScan). Add an indexed condition ($eq, $in, a range, $between or $null on a sortable field) or narrow the one you have`,
+    queryDetails('filters', 'filters', 'filters', { maxScan }),
+  )
 }

@@ -14,12 +14,20 @@ export interface LocaleEntry {
   readonly isDefault: boolean
   readonly createdAt: string
   readonly updatedAt: string
+  /** The locale whose version is served where this one has none (delivery.md §12), or null. */
+  readonly fallback: string | null
 }
 
 export interface LocaleRegistry {
   readonly locales: readonly LocaleEntry[]
   /** Revision of the stored item; 0 when nothing is stored yet (the built-in default). */
   readonly rev: number
+  /** Moves whenever a fallback chain changes: every write checks it on its locale's item. */
+  readonly epoch: number
+  /** Highest locale id ever given: ids are never reused. */
+  readonly lastId: number
+  /** Locales whose served list is complete for the current chains (rebuilt by the reindex). */
+  readonly servedReady: readonly string[]
 }
 
 export interface StoredToken {
@@ -46,16 +54,24 @@ export class SettingsStore {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ConsistentRead: true })))
     if (Item === undefined) return undefined
     // DynamoDB maps do not keep key order; answer in the documented field order.
-    const locales = (Item.locales as LocaleEntry[]).map(({ id, name, code, isDefault, createdAt, updatedAt }) => ({ id: Number(id), name, code, isDefault, createdAt, updatedAt }))
-    return { locales, rev: Number(Item.rev) }
+    const locales = (Item.locales as LocaleEntry[]).map(({ id, name, code, isDefault, createdAt, updatedAt, fallback }) => ({ id: Number(id), name, code, isDefault, createdAt, updatedAt, fallback: fallback ?? null }))
+    return {
+      locales,
+      rev: Number(Item.rev),
+      epoch: Number(Item.epoch ?? 0),
+      lastId: Number(Item.lastId ?? Math.max(0, ...locales.map((locale) => locale.id))),
+      servedReady: (Item.servedReady as string[] | undefined) ?? [],
+    }
   }
 
   /**
    * Replaces the registry if it is still at `previous.rev` (409 otherwise). `unusedBy` lists
    * count-item locales (`uid`, `code`) that must hold no versions, checked in the same transaction.
    */
-  async putLocales(previous: LocaleRegistry, locales: readonly LocaleEntry[], unusedBy: readonly { uid: string; code: string }[] = []): Promise<LocaleRegistry> {
-    const next = { ...LOCALES_KEY, locales, rev: previous.rev + 1 }
+  async putLocales(previous: LocaleRegistry, registry: Omit<LocaleRegistry, 'rev'>, unusedBy: readonly { uid: string; code: string }[] = []): Promise<LocaleRegistry> {
+    const next = { ...LOCALES_KEY, ...registry, rev: previous.rev + 1 }
+    const codes = new Set(registry.locales.map((locale) => locale.code))
+    const removed = previous.locales.filter((locale) => !codes.has(locale.code))
     const registryCondition = previous.rev === 0
       ? { ConditionExpression: 'attribute_not_exists(documentId)' }
       : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': previous.rev } }
@@ -63,6 +79,9 @@ export class SettingsStore {
       await transactWrite(this.db, {
         TransactItems: [
           { Put: { TableName: this.tableName, Item: next, ...registryCondition } },
+          // Each registered locale's item carries the epoch every write checks; a removed one's goes.
+          ...registry.locales.map((locale) => ({ Put: { TableName: this.tableName, Item: { documentId: META.locale, locale: locale.code, epoch: registry.epoch } } })),
+          ...removed.map((locale) => ({ Delete: { TableName: this.tableName, Key: { documentId: META.locale, locale: locale.code } } })),
           ...unusedBy.map(({ uid, code }) => ({
             ConditionCheck: {
               TableName: this.tableName,
@@ -79,7 +98,14 @@ export class SettingsStore {
       }
       throw error
     }
-    return { locales, rev: next.rev }
+    return { ...registry, rev: next.rev }
+  }
+
+
+  /** True when `code`'s registration item exists with `epoch` (a registry stored before items existed has none). */
+  async localeItemCurrent(code: string, epoch: number): Promise<boolean> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.locale, locale: code }, ConsistentRead: true })))
+    return Item !== undefined && Number(Item.epoch) === epoch
   }
 
   /** The public role's stored actions, or undefined when never set. */

@@ -54,13 +54,13 @@ describe('locales', () => {
 
   it('starts with the default locale en', async () => {
     const locales = await json(await ctx.request('GET', '/api/i18n/locales'))
-    expect(locales).toEqual([{ id: expect.any(Number), name: expect.any(String), code: 'en', isDefault: true, createdAt: expect.any(String), updatedAt: expect.any(String) }])
+    expect(locales).toEqual([{ id: expect.any(Number), name: expect.any(String), code: 'en', isDefault: true, createdAt: expect.any(String), updatedAt: expect.any(String), fallback: null }])
   })
 
   it('answers locales with their fields in the documented order, named from the code', async () => {
     await ctx.addLocales('de')
     const locales = await json(await ctx.request('GET', '/api/i18n/locales'))
-    for (const locale of locales) expect(Object.keys(locale)).toEqual(['id', 'name', 'code', 'isDefault', 'createdAt', 'updatedAt'])
+    for (const locale of locales) expect(Object.keys(locale)).toEqual(['id', 'name', 'code', 'isDefault', 'createdAt', 'updatedAt', 'fallback'])
     expect(locales.find((l: { code: string }) => l.code === 'de').name).toBe('German (de)')
   })
 

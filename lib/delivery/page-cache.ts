@@ -1,0 +1,25 @@
+// List answers kept in the process, keyed by the normalized request and valid only under the tag
+// they were made with: a repeated list costs the one small read that computes the tag.
+
+/** A bounded map of answers by key, each valid for one tag; the least recently used goes first. */
+export class PageCache {
+  private readonly entries = new Map<string, { tag: string; body: string }>()
+
+  constructor(private readonly capacity: number) {}
+
+  /** The stored answer for `key` if it was made under `tag`. */
+  get(key: string, tag: string): string | undefined {
+    const entry = this.entries.get(key)
+    if (entry === undefined || entry.tag !== tag) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    return entry.body
+  }
+
+  set(key: string, tag: string, body: string): void {
+    if (this.capacity === 0) return
+    this.entries.delete(key)
+    this.entries.set(key, { tag, body })
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string)
+  }
+}
