@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, readJsonBody } from './http.js'
+import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
 import { isLocaleCode } from './locales.js'
 import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
@@ -65,6 +66,7 @@ function adminOnly(adminToken: string | undefined): MiddlewareHandler {
 export function createAdminApp(services: Services): Hono {
   const { locales, access, config } = services
   const app = createBaseApp(config.maxBodyBytes)
+  app.use('/admin/*', noStore)
   const admin = adminOnly(services.adminToken)
 
   app.get('/admin/i18n/locales', admin, async (c) => c.json({ data: await locales.list() }))
@@ -109,10 +111,15 @@ export function createAdminApp(services: Services): Hono {
 /** `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers. */
 export function createLocalesApp(services: Services): Hono {
   const app = createBaseApp(services.config.maxBodyBytes)
+  app.use('/api/i18n/locales', cachingHeaders(services.config.rest))
   app.get('/api/i18n/locales', async (c) => {
     ;(await services.access.identify(c.req.header('authorization'))).requireAny(undefined, LIST_LOCALES)
     parseItemQuery(c.req.url)
-    return c.json(await services.locales.list())
+    const locales = await services.locales.list()
+    const tag = listTag({ locales }, 0)
+    if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+    c.header('ETag', tag)
+    return c.json(locales)
   })
   allowOnly(app, '/api/i18n/locales', ['GET'])
   return app

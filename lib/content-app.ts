@@ -23,10 +23,12 @@ import { applyChanges, toDocument, type Version } from './storage/items.js'
 export function createContentApp(type: ContentType, services: Services): Hono {
   const { access, locales, documents, lists, config } = services
   const app = createBaseApp(config.maxBodyBytes)
-  app.use('*', cachingHeaders(config.rest))
+  const root = `/api/${routeName(type)}`
+  // Scoped to this type's paths: the server app mounts every app's middleware on one router.
+  app.use(root, cachingHeaders(config.rest))
+  app.use(`${root}/*`, cachingHeaders(config.rest))
   const pages = new PageCache(config.rest.pageCache)
   const configTag = JSON.stringify(config.rest)
-  const root = `/api/${routeName(type)}`
   const documentIdOf = (c: Context) => c.req.param('documentId') ?? ''
   const caller = (c: Context) => access.identify(c.req.header('authorization'))
   const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)

@@ -48,7 +48,8 @@ export function cachingHeaders(rest: RestConfig): MiddlewareHandler {
     await next()
     const read = c.req.method === 'GET' || c.req.method === 'HEAD'
     const ok = c.res.status < 300 || c.res.status === 304
-    if (read) c.res.headers.append('Vary', 'Authorization')
+    const vary = c.res.headers.get('Vary')
+    if (read && !/\bauthorization\b/i.test(vary ?? '')) c.res.headers.set('Vary', vary === null ? 'Authorization' : `${vary}, Authorization`)
     if (!read || !ok) c.res.headers.set('Cache-Control', 'no-store')
     else c.res.headers.set('Cache-Control', c.req.header('authorization') === undefined ? publicRead : 'private, no-cache')
   }
