@@ -1,12 +1,14 @@
 // The administration API (locales, API tokens, the public role) behind the admin token, and the
-// public `GET /api/i18n/locales`.
+// public `GET /api/i18n/locales` and `GET /api/openapi.json`.
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
+import { contentTypes } from './content-types.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
 import { isLocaleCode } from './locales.js'
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
 import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
 
@@ -108,10 +110,20 @@ export function createAdminApp(services: Services): Hono {
   return app
 }
 
-/** `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers. */
+/**
+ * `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers; and
+ * `GET /api/openapi.json`, the OpenAPI document, public, built on first use.
+ */
 export function createLocalesApp(services: Services): Hono {
   const app = createBaseApp(services.config.maxBodyBytes)
   app.use('/api/i18n/locales', cachingHeaders(services.config.rest))
+  let openApi: object | undefined
+  app.get(OPENAPI_PATH, (c) => {
+    noQuery(c)
+    openApi ??= buildOpenApiDocument(Object.values(contentTypes), services.config)
+    return c.json(openApi)
+  })
+  allowOnly(app, OPENAPI_PATH, ['GET'])
   app.get('/api/i18n/locales', async (c) => {
     ;(await services.access.identify(c.req.header('authorization'))).requireAny(undefined, LIST_LOCALES)
     parseItemQuery(c.req.url)

@@ -1,0 +1,111 @@
+// The locale list (`GET /api/i18n/locales`) and the administration API of behaviour.md §8, with
+// the locale fallback of delivery.md §12: paths and schemas.
+import { allActions, TOKEN_TYPES } from '../access.js'
+import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, type ErrorStatus } from './responses.js'
+import { closed, ref, type Schema } from './schemas.js'
+
+/** Content routes: an API token's access key, or none for the public role. */
+export const OPTIONAL_API_TOKEN = [{}, { apiToken: [] }]
+
+/** The two bearer schemes: API tokens (content routes) and the admin token (`/admin`). */
+export function securitySchemes(): Record<string, Schema> {
+  return {
+    apiToken: { type: 'http', scheme: 'bearer', description: 'An API token\'s access key. Without one, the public role applies.' },
+    adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN)' },
+  }
+}
+
+const dateTime: Schema = { type: 'string', format: 'date-time' }
+const name: Schema = { type: 'string', minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' }
+const fallback: Schema = { type: ['string', 'null'], description: 'Another registered locale to fall back to (no cycles); null for none' }
+const permissions: Schema = { type: 'array', items: ref('Action') }
+
+/** Schemas of the locale list and the admin API. */
+export function adminSchemas(): Record<string, Schema> {
+  const token = {
+    id: { type: 'integer', minimum: 1 },
+    name: { type: 'string' },
+    type: { enum: [...TOKEN_TYPES] },
+    permissions: { ...permissions, description: 'Every action the token holds' },
+    createdAt: dateTime,
+  }
+  return {
+    Locale: closed({
+      id: { type: 'integer', minimum: 1 },
+      name: { type: 'string', examples: ['French (fr)'] },
+      code: { type: 'string', maxLength: 35, examples: ['fr', 'en-US'] },
+      isDefault: { type: 'boolean' },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+      fallback: { ...fallback, description: 'The locale this one falls back to, or null' },
+    }, ['id', 'name', 'code', 'isDefault', 'createdAt', 'updatedAt', 'fallback']),
+    NewLocale: closed({ code: { type: 'string', maxLength: 35, description: 'BCP 47 shaped: en, fr-CA, zh-Hans-CN' }, name, isDefault: { type: 'boolean' }, fallback }, ['code']),
+    LocaleChange: closed({ name, isDefault: { type: 'boolean', description: 'true makes it the default' }, fallback }),
+    Action: { enum: allActions(), description: 'An action a token or role may hold' },
+    ApiToken: closed(token, Object.keys(token)),
+    NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
+    CreatedApiToken: closed({ ...token, accessKey: { type: 'string', description: 'Shown this once; stored only as a hash' } }, [...Object.keys(token), 'accessKey']),
+    PublicRole: closed({ permissions }, ['permissions']),
+  }
+}
+
+const wrapped = (schema: Schema): Schema => closed({ data: schema }, ['data'])
+
+const body = (schema: string): Schema => ({ required: true, content: { 'application/json': { schema: ref(schema) } } })
+
+const BASE_ERRORS: ErrorStatus[] = [400, 401, 414, 500, 503]
+
+function adminOperation(operationId: string, summary: string, responses: Schema, extra: ErrorStatus[] = [], more: Schema = {}): Schema {
+  const errors = errorResponses(...BASE_ERRORS, ...extra)
+  return { tags: ['admin'], operationId, summary, security: [{ adminToken: [] }], ...more, responses: { ...responses, ...errors } }
+}
+
+const ok = (description: string, schema: Schema) => ({ 200: jsonResponse(description, wrapped(schema), ['CacheControl']) })
+const created = (description: string, schema: Schema) => ({ 201: jsonResponse(description, wrapped(schema), ['CacheControl']) })
+const deleted = { 204: emptyResponse('Deleted', ['CacheControl']) }
+const pathParameter = (param: string, schema: Schema): Schema => ({ parameters: [{ name: param, in: 'path', required: true, schema }] })
+const BODY_ERRORS: ErrorStatus[] = [413, 415]
+
+/** `GET /api/i18n/locales` and the `/admin` routes. */
+export function adminPaths(): Record<string, Schema> {
+  const code = pathParameter('code', { type: 'string', description: 'A registered code, matched case-insensitively' })
+  const tokenId = pathParameter('id', { type: 'string', pattern: '^[1-9]\\d{0,15}$' })
+  return {
+    '/api/i18n/locales': {
+      get: {
+        tags: ['i18n'],
+        operationId: 'i18n.listLocales',
+        summary: 'The registered locales, as a bare array (as Strapi answers)',
+        description: 'Needs plugin::i18n.locales.listLocales (the public role has it by default).',
+        security: OPTIONAL_API_TOKEN,
+        parameters: [ref('IfNoneMatch', 'parameters')],
+        responses: {
+          200: jsonResponse('The locales, by id', { type: 'array', items: ref('Locale') }, READ_HEADERS),
+          304: NOT_MODIFIED,
+          ...errorResponses(400, 401, 403, 414, 500, 503),
+        },
+      },
+    },
+    '/admin/i18n/locales': {
+      get: adminOperation('admin.listLocales', 'Every registered locale', ok('The locales', { type: 'array', items: ref('Locale') })),
+      post: adminOperation('admin.addLocale', 'Register a locale', created('The new locale', ref('Locale')), [409, ...BODY_ERRORS], { requestBody: body('NewLocale') }),
+    },
+    '/admin/i18n/locales/{code}': {
+      ...code,
+      put: adminOperation('admin.updateLocale', 'Rename a locale, make it the default, or set its fallback', ok('The locale', ref('Locale')), [404, ...BODY_ERRORS], { requestBody: body('LocaleChange') }),
+      delete: adminOperation('admin.removeLocale', 'Remove a locale (409: the default, one still holding versions, or a fallback of another)', deleted, [404, 409]),
+    },
+    '/admin/api-tokens': {
+      get: adminOperation('admin.listTokens', 'Every API token, without secrets', ok('The tokens', { type: 'array', items: ref('ApiToken') })),
+      post: adminOperation('admin.createToken', 'Create an API token', created('The token with its access key', ref('CreatedApiToken')), BODY_ERRORS, { requestBody: body('NewApiToken') }),
+    },
+    '/admin/api-tokens/{id}': {
+      ...tokenId,
+      delete: adminOperation('admin.deleteToken', 'Revoke an API token at once', deleted, [404]),
+    },
+    '/admin/roles/public': {
+      get: adminOperation('admin.getPublicRole', 'What callers without a token may do', ok('The public role', ref('PublicRole'))),
+      put: adminOperation('admin.setPublicRole', 'Set what callers without a token may do', ok('The public role', ref('PublicRole')), BODY_ERRORS, { requestBody: body('PublicRole') }),
+    },
+  }
+}

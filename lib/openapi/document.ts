@@ -1,0 +1,141 @@
+// The OpenAPI 3.1 document of the whole API, built from the content-type registry and the
+// configuration: pure, so the app computes it once per process and tests can build it directly.
+import type { Config } from '../config.js'
+import { routeName, type ContentType } from '../content-types.js'
+import { adminPaths, adminSchemas, OPTIONAL_API_TOKEN, securitySchemes } from './admin.js'
+import { filterSchemas, sharedParameters, typeParameters } from './parameters.js'
+import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
+import { contentTypeSchemas, ref, sharedSchemas, typeName, type Schema } from './schemas.js'
+
+/** Where the document is served. */
+export const OPENAPI_PATH = '/api/openapi.json'
+
+const parameter = (name: string) => ref(name, 'parameters')
+const PAGINATION = ['PaginationPage', 'PaginationPageSize', 'PaginationStart', 'PaginationLimit', 'PaginationWithCount'].map(parameter)
+const WRITE_HEADERS = ['ETag', 'CacheControl']
+const READ_ERRORS: ErrorStatus[] = [400, 401, 403, 414, 500, 503]
+const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 409, 413, 414, 415, 500, 503]
+
+/** The operations of one content type, keyed by path then method. */
+function contentPaths(type: ContentType): Record<string, Schema> {
+  const name = typeName(type)
+  const { sort, filters, fields } = typeParameters(type)
+  const operation = (action: string, summary: string, { description, ...rest }: Schema): Schema => ({
+    tags: [type.singularName],
+    operationId: `${type.singularName}.${action}`,
+    summary,
+    description: `Needs the ${type.uid}.${action} permission. ${String(description)}`,
+    security: OPTIONAL_API_TOKEN,
+    ...rest,
+  })
+  const read = (schema: string, statuses: ErrorStatus[], headers = READ_HEADERS) => ({
+    200: jsonResponse('The document(s)', ref(schema), headers),
+    304: NOT_MODIFIED,
+    ...errorResponses(...statuses),
+  })
+  const written = (extra: ErrorStatus[] = []) => ({
+    200: jsonResponse('The resulting locale version (200, not 201, also when created)', ref(`${name}Response`), WRITE_HEADERS),
+    ...errorResponses(...WRITE_ERRORS, ...extra),
+  })
+  const body = (schema: string) => ({ required: true, content: { 'application/json': { schema: ref(`${name}${schema}`) } } })
+  const update = (description: string, errors: ErrorStatus[]) => operation('update', `Create or update the ${type.singularName} in a locale`, {
+    description: `${description} A new localization needs createLocalization instead of update. Writes never fall back.`,
+    parameters: [parameter('Locale'), fields, parameter('IfMatch')],
+    requestBody: body('UpdateRequest'),
+    responses: written(errors),
+  })
+  const remove = operation('delete', `Delete the ${type.singularName} in a locale (locale=* deletes every version)`, {
+    description: 'Without locale, the default-locale version. Deleting the last version removes the document.',
+    parameters: [parameter('LocaleOrAll'), parameter('IfMatch')],
+    responses: { 204: emptyResponse('Deleted: no body', ['CacheControl']), ...errorResponses(...READ_ERRORS, 404, 409, 412) },
+  })
+  const getOne = (action: string, locale: string, schema: string) => operation(action, `Get the ${type.singularName} in a locale`, {
+    description: 'The first version along the locale\'s fallback chain (Content-Language names it); 404 when there is none, or it does not match filters.',
+    parameters: [parameter(locale), filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
+    responses: read(schema, [...READ_ERRORS, 404], [...READ_HEADERS, 'ContentLanguage']),
+  })
+  const root = `/api/${routeName(type)}`
+  if (type.kind === 'single') {
+    return {
+      [root]: {
+        get: getOne('find', 'Locale', `${name}Response`),
+        put: update('The first PUT creates the document (needs update).', [412]),
+        delete: remove,
+      },
+    }
+  }
+  return {
+    [root]: {
+      get: operation('find', `List ${type.pluralName}`, {
+        description: 'Filtered, then sorted, then paginated. With a fallback chain, each document appears once, in the first locale of the chain it has a version in.',
+        parameters: [parameter('LocaleOrAll'), sort, ...PAGINATION, filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
+        responses: read(`${name}ListResponse`, READ_ERRORS),
+      }),
+      post: operation('create', `Create a ${type.singularName}`, {
+        description: 'A new document with its first version, in the requested locale (default: the default locale).',
+        parameters: [parameter('Locale'), fields],
+        requestBody: body('CreateRequest'),
+        responses: written(),
+      }),
+    },
+    [`${root}/{documentId}`]: {
+      parameters: [parameter('DocumentId')],
+      get: getOne('findOne', 'LocaleOrAll', `${name}FindOneResponse`),
+      put: update('PUT on a document without any version is a 404 (POST creates documents).', [404, 412]),
+      delete: remove,
+    },
+  }
+}
+
+function openApiPath(): Schema {
+  return {
+    get: {
+      tags: ['meta'],
+      operationId: 'openapi',
+      summary: 'This document',
+      security: [{}],
+      responses: {
+        200: jsonResponse('The OpenAPI 3.1 document', {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+        }),
+        ...errorResponses(400, 414, 500),
+      },
+    },
+  }
+}
+
+/** The OpenAPI 3.1 document of every route `types` and the locale and admin apps serve, under `config`. */
+export function buildOpenApiDocument(types: readonly ContentType[], config: Config): Schema {
+  const errors = responseComponents(config)
+  const paths: Record<string, Schema> = { ...Object.assign({}, ...types.map(contentPaths)), ...adminPaths(), [OPENAPI_PATH]: openApiPath() }
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Localized Content API',
+      version: '1.0.0',
+      description: 'A Strapi v5 compatible, localized content REST API. Every non-2xx answer is the error envelope; every path answers 405 (with Allow) to a method it does not list. Query strings use bracket syntax (qs); unknown parameters are a 400.',
+    },
+    servers: [{ url: '..', description: 'Where this document is served from' }, { url: 'http://127.0.0.1:1337', description: 'npm start' }],
+    tags: [
+      ...types.map((type) => ({ name: type.singularName, description: `${type.kind === 'collection' ? 'Collection' : 'Single'} type ${type.uid}` })),
+      { name: 'i18n', description: 'The registered locales' },
+      { name: 'admin', description: 'The administration API (admin token)' },
+      { name: 'meta', description: 'This description' },
+    ],
+    paths,
+    components: {
+      schemas: {
+        ...sharedSchemas(config.rest),
+        ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest), filterSchemas(type)])),
+        ...adminSchemas(),
+        ...errors.schemas,
+      },
+      parameters: sharedParameters(config.rest),
+      responses: errors.responses,
+      headers: errors.headers,
+      securitySchemes: securitySchemes(),
+    },
+  }
+}
