@@ -30,6 +30,7 @@ const NewTokenSchema = v.strictObject({
   type: v.picklist(TOKEN_TYPES, `must be one of ${TOKEN_TYPES.join(', ')}`),
   permissions: v.optional(v.array(v.string('must be an action name'), 'must be an array of action names')),
 })
+const ReindexSchema = v.strictObject({ cursor: v.optional(v.string('must be the cursor of the previous step')) })
 const RoleSchema = v.strictObject({ permissions: v.array(v.string('must be an action name'), 'must be an array of action names') })
 
 /** Parses an admin body with `schema`: 400 listing every problem. */
@@ -100,6 +101,12 @@ export function createAdminApp(services: Services): Hono {
     return c.body(null, 204)
   })
   allowOnly(app, '/admin/api-tokens/:id', ['DELETE'])
+
+  app.post('/admin/reindex', admin, async (c) => {
+    const input = await adminBody(c, ReindexSchema, config.maxBodyBytes)
+    return c.json({ data: await services.reindex.step(input.cursor) })
+  })
+  allowOnly(app, '/admin/reindex', ['POST'])
 
   app.get('/admin/roles/public', admin, async (c) => c.json({ data: { permissions: await access.getPublicPermissions() } }))
   app.put('/admin/roles/public', admin, async (c) => {

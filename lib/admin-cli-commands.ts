@@ -9,14 +9,16 @@ export const DEFAULT_API_URL = 'http://127.0.0.1:1337'
 export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--token TOKEN]
 
   locales list
-  locales add <code> [--name NAME] [--default]
-  locales update <code> [--name NAME] [--default]
+  locales add <code> [--name NAME] [--default] [--fallback CODE]
+  locales update <code> [--name NAME] [--default] [--fallback CODE|none]
   locales delete <code>
   tokens list
   tokens create <name> --type read-only|full-access|custom [--permission ACTION ...]
   tokens delete <id>
   roles public get
   roles public set [ACTION ...]
+  reindex [--cursor CURSOR]    rewrite every document's index keys and served copies, step by
+                               step until done (resume an interrupted run with its last cursor)
 
 The API URL comes from --url or CONTENT_API_URL (default ${DEFAULT_API_URL}), the admin token
 from --token or ADMIN_TOKEN (prefer the variable: arguments show in the process list).
@@ -43,19 +45,22 @@ const OPTIONS = {
   default: { type: 'boolean' },
   type: { type: 'string' },
   permission: { type: 'string', multiple: true },
+  fallback: { type: 'string' },
+  cursor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
 /** Options each command takes besides --url, --token and --help. */
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'locales list': [],
-  'locales add': ['name', 'default'],
-  'locales update': ['name', 'default'],
+  'locales add': ['name', 'default', 'fallback'],
+  'locales update': ['name', 'default', 'fallback'],
   'locales delete': [],
   'tokens list': [],
   'tokens create': ['type', 'permission'],
   'tokens delete': [],
   'roles public': [],
+  'reindex ': ['cursor'],
 }
 
 /** Turns the arguments after the script name, and the environment, into a request (or help). */
@@ -66,7 +71,7 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
   const command = `${group} ${verb}`
   const allowed = COMMAND_OPTIONS[command]
   if (allowed === undefined) throw new UsageError(`Unknown command: ${positionals.slice(0, 2).join(' ')}`)
-  for (const option of ['name', 'default', 'type', 'permission'] as const) {
+  for (const option of ['name', 'default', 'type', 'permission', 'fallback', 'cursor'] as const) {
     if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`--${option} does not apply to ${command}`)
   }
   const base = baseUrl(values.url ?? nonEmpty(env.CONTENT_API_URL) ?? DEFAULT_API_URL)
@@ -75,7 +80,11 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
   const call = (method: AdminRequest['method'], path: string, body?: Record<string, unknown>): AdminCommand =>
     ({ kind: 'request', request: { method, url: `${base}${path}`, token, ...(body === undefined ? {} : { body }) } })
   const locale = (code: string) => `/admin/i18n/locales/${encodeURIComponent(code)}`
-  const localeFields = () => ({ ...(values.name === undefined ? {} : { name: values.name }), ...(values.default === true ? { isDefault: true } : {}) })
+  const localeFields = () => ({
+    ...(values.name === undefined ? {} : { name: values.name }),
+    ...(values.default === true ? { isDefault: true } : {}),
+    ...(values.fallback === undefined ? {} : { fallback: values.fallback === 'none' ? null : values.fallback }),
+  })
 
   switch (command) {
     case 'locales list':
@@ -90,6 +99,8 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
     case 'locales delete':
       expectArguments(rest, ['code'])
       return call('DELETE', locale(rest[0] as string))
+    case 'reindex ':
+      return call('POST', '/admin/reindex', values.cursor === undefined ? {} : { cursor: values.cursor })
     case 'tokens list':
       expectArguments(rest, [])
       return call('GET', '/admin/api-tokens')

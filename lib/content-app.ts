@@ -156,14 +156,15 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
       const head = await lists.head(type, listNames)
       const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined }
-      const tag = listTag({ normalized, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt)
+      const trusted = await locales.indexTrusted()
+      const tag = listTag({ normalized, trusted, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt)
       if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
       c.header('ETag', tag)
       const key = JSON.stringify(normalized)
       const cached = pages.get(key, tag)
       if (cached !== undefined) return c.body(cached, 200, { 'Content-Type': 'application/json' })
       const { offset, limit } = paginationWindow(query.pagination)
-      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan }
+      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted }
       const page = chain !== undefined && !served ? await lists.listChain(type, chain, request, head) : await lists.list(type, request, head)
       const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
       if (settled(head.changedAt)) pages.set(key, tag, text)

@@ -4,6 +4,7 @@
 import { contentTypes } from './content-types.js'
 import { ApiError, badRequest, conflict, notFound, queryDetails } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
+import { KEY_VERSION } from './storage/index-keys.js'
 import type { LocaleGuard, LocaleGuards } from './storage/documents.js'
 import type { LocaleEntry, LocaleRegistry, SettingsStore } from './storage/settings.js'
 
@@ -64,6 +65,7 @@ const sameChains = (a: Chains, b: Chains) => a.size === b.size && [...a].every((
 
 export class LocaleService implements LocaleGuards {
   private cached: { registry: LocaleRegistry; until: number } | undefined
+  private indexState: { trusted: Promise<boolean>; until: number } | undefined
 
   constructor(
     private readonly store: SettingsStore,
@@ -78,6 +80,27 @@ export class LocaleService implements LocaleGuards {
     // Reads may finish out of order: an older registry never replaces a newer one in the cache.
     if (this.cached === undefined || registry.rev >= this.cached.registry.rev) this.cached = { registry, until: now + this.ttlMs }
     return this.cached.registry
+  }
+
+  /**
+   * True when the slot indexes were completely written with today's keys (KEY_VERSION): until a
+   * reindex pass finishes after an upgrade or a change of the keys' inputs, sorted and filtered
+   * lists read the documents themselves instead, within the scan budget. Cached like the registry.
+   */
+  async indexTrusted(): Promise<boolean> {
+    const now = this.clock()
+    if (this.indexState === undefined || this.indexState.until <= now) {
+      const trusted = this.store.getIndexVersion(KEY_VERSION, Object.values(contentTypes).map((type) => type.uid)).then((version) => version === KEY_VERSION)
+      this.indexState = { trusted, until: now + this.ttlMs }
+      trusted.catch(() => (this.indexState = undefined))
+    }
+    return this.indexState.trusted
+  }
+
+  /** Records a completed reindex pass. */
+  async recordIndexVersion(): Promise<void> {
+    await this.store.putIndexVersion(KEY_VERSION)
+    this.indexState = { trusted: Promise.resolve(true), until: this.clock() + this.ttlMs }
   }
 
   /** What writes check: the fallback epoch and chains of the cached registry. */

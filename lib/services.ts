@@ -6,6 +6,7 @@ import type { Config } from './config.js'
 import { LocaleService } from './locales.js'
 import { DocumentStore } from './storage/documents.js'
 import { ListReader } from './storage/lists.js'
+import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
 
 export interface Secrets {
@@ -24,6 +25,7 @@ export interface Services {
   readonly lists: ListReader
   readonly locales: LocaleService
   readonly access: AccessService
+  readonly reindex: Reindexer
   readonly adminToken: string | undefined
 }
 
@@ -31,9 +33,11 @@ export interface Services {
 export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets): Services {
   const settings = new SettingsStore(db, config.tableName)
   const locales = new LocaleService(settings, config.cacheTtlMs)
+  const documents = new DocumentStore(db, config.tableName, locales)
   return {
     config,
-    documents: new DocumentStore(db, config.tableName, locales),
+    documents,
+    reindex: new Reindexer(db, config.tableName, documents, locales),
     lists: new ListReader(db, config.tableName),
     locales,
     access: new AccessService(settings, secrets.tokenHashSecret, config.cacheTtlMs),

@@ -38,9 +38,10 @@ const same = (a: Version | undefined, b: Version | undefined) => a?.locale === b
 /**
  * The writes that take `state` to `next` (versions after the change), in `tableName`: puts and
  * deletes of versions and served copies, and one count update per list whose content changes
- * (its `n` moves by the versions added or removed, its `rev` and `at` on any change).
+ * (its `n` moves by the versions added or removed, its `rev` and `at` on any change). `rewrite`
+ * puts every version and copy again, with the keys of today's layout (the reindex).
  */
-export function planWrites(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, now: string): TransactItem[] {
+export function planWrites(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, now: string, rewrite = false): TransactItem[] {
   const items: TransactItem[] = []
   const lists = new Map<string, number>()
   const touch = (list: string, delta: number) => lists.set(list, (lists.get(list) ?? 0) + delta)
@@ -48,7 +49,7 @@ export function planWrites(type: ContentType, tableName: string, state: Document
   const after = new Map(next.map((version) => [version.locale, version]))
   for (const [locale, version] of after) {
     const old = before.get(locale)
-    if (same(old, version)) continue
+    if (same(old, version) && !rewrite) continue
     items.push({ Put: { TableName: tableName, Item: versionToItem(type, version) } })
     touch(locale, old === undefined ? 1 : 0)
   }
@@ -66,7 +67,7 @@ export function planWrites(type: ContentType, tableName: string, state: Document
       touch(`~${locale}`, -1)
       continue
     }
-    if (copied !== undefined && copied.source === served.locale && copied.id === served.id && copied.rev === served.rev) continue
+    if (!rewrite && copied !== undefined && copied.source === served.locale && copied.id === served.id && copied.rev === served.rev) continue
     items.push({ Put: { TableName: tableName, Item: versionToItem(type, served, locale) } })
     touch(`~${locale}`, copied === undefined ? 1 : 0)
   }

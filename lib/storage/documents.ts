@@ -127,14 +127,14 @@ export class DocumentStore {
    * re-applies; a stale registry is refreshed first (the mutation then meets the new one). `first`
    * is the state the caller already read for its checks, used by the first attempt.
    */
-  async write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState): Promise<T> {
+  async write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState, rewrite = false): Promise<T> {
     let state = first
     let guard = await this.guards.current()
     for (let attempt = 1; ; attempt++) {
       state ??= await this.getDocument(type, documentId)
       const now = this.now()
       const { versions, result } = mutation(state, now)
-      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard.epoch), ...planWrites(type, this.tableName, state, versions, guard.chains, now)]
+      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard.epoch), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
       try {
         if (items.length > 2) await transactWrite(this.db, { TransactItems: items }, 1)

@@ -28,6 +28,11 @@ export interface ListRequest {
   readonly limit: number
   /** Most index entries a filtered request may read (api.rest.maxScan). */
   readonly maxScan: number
+  /**
+   * False until the slot indexes are complete for today's keys (an upgrade or a change of ICU not
+   * yet reindexed): then everything but the default order reads the documents, within `maxScan`.
+   */
+  readonly trusted: boolean
 }
 
 /** The count and revision of the listed lists: the list's validator, one small read. */
@@ -84,6 +89,10 @@ export class ListReader {
   async list(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
     if (request.filter !== undefined) return this.filtered(type, request, head)
     const { offset, limit } = request
+    if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
+      const entries = await this.readAll(type, request, head.total)
+      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: head.total }
+    }
     if (offset >= head.total) return { versions: [], total: head.total }
     const sort = request.lists.length === 1 ? request.sort.filter((entry) => entry.field !== 'locale') : request.sort
     const primary = sort[0] ?? { field: 'id', order: 'asc' as const }
@@ -138,7 +147,7 @@ export class ListReader {
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
-      const plan = planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list)
+      const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list) : { kind: 'scan' as const }
       if (plan.kind === 'scan') {
         read.push(...(await this.readAll(type, { ...request, lists: [list] }, head.total)))
         continue
@@ -164,8 +173,10 @@ export class ListReader {
   /** Every entry of the requested lists, refused past the scan budget before anything is read. */
   private async readAll(type: ContentType, request: ListRequest, total: number): Promise<Entry[]> {
     if (total > request.maxScan) throw overBudget(request.maxScan)
-    const perList = await Promise.all(request.lists.map((list) => this.query({ index: slotIndex(0), type, list, forward: true, want: request.maxScan + 1, slot: 0 })))
-    return perList.flat().map((item) => toEntry(item, 0))
+    // Untrusted slot indexes may lack entries: the documents themselves, from `byId`, are complete.
+    const index = request.trusted ? slotIndex(0) : INDEX.byId
+    const perList = await Promise.all(request.lists.map((list) => this.query({ index, type, list, forward: true, want: request.maxScan + 1, slot: request.trusted ? 0 : undefined })))
+    return perList.flat().map((item) => toEntry(item, 0, type))
   }
 
   /**
@@ -241,10 +252,18 @@ export class ListReader {
   }
 }
 
-function toEntry(item: Item, slot: number): Entry {
+function toEntry(item: Item, slot: number, type?: ContentType): Entry {
   const documentId = String(item.documentId)
-  const values = { ...(item[ATTR.values] as Item | undefined), id: Number(item[ATTR.id]), documentId }
+  // A document item read from `byId` (untrusted slots) may predate the `f` map: its own values then.
+  const stored = item[ATTR.values] as Item | undefined
+  const own = stored === undefined && type !== undefined ? versionValues(itemToVersion(type, item)) : stored
+  const values = { ...own, id: Number(item[ATTR.id]), documentId }
   return { key: { documentId, locale: String(item.locale) }, sortKey: String(item[slotKey(slot)] ?? ''), values }
+}
+
+function versionValues(version: Version): Item {
+  const { attributes, ...system } = version
+  return { ...attributes, ...system }
 }
 
 function overBudget(maxScan: number) {

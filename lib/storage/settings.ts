@@ -42,6 +42,7 @@ export interface StoredToken {
 
 const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
 const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
+const INDEX_STATE_KEY = { documentId: META.config, locale: 'index' }
 
 export class SettingsStore {
   constructor(
@@ -101,6 +102,26 @@ export class SettingsStore {
     return { ...registry, rev: next.rev }
   }
 
+
+  /**
+   * The key version the slot indexes were last completely written with (by a reindex pass); on a
+   * table that never held a document, today's version is recorded at once. Undefined: not complete.
+   */
+  async getIndexVersion(current: string, uids: readonly string[]): Promise<string | undefined> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: INDEX_STATE_KEY, ConsistentRead: true })))
+    if (Item !== undefined) return String(Item.keyVersion)
+    const sequences = await Promise.all(uids.map((uid) => guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.sequence, locale: uid }, ConsistentRead: true })))))
+    if (sequences.some(({ Item: sequence }) => sequence !== undefined)) return undefined
+    await conditionalWrite(async () => {
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion: current, at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(documentId)' }))
+    }, () => undefined)
+    return current
+  }
+
+  /** Records that every item was written with the slot keys of `keyVersion` (the end of a reindex pass). */
+  async putIndexVersion(keyVersion: string): Promise<void> {
+    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion, at: new Date().toISOString() } })))
+  }
 
   /** True when `code`'s registration item exists with `epoch` (a registry stored before items existed has none). */
   async localeItemCurrent(code: string, epoch: number): Promise<boolean> {
