@@ -7,7 +7,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { serviceUnavailable } from '../errors.js'
+import { payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, HEAD, META } from '../table.js'
 import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
 import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
@@ -51,6 +51,9 @@ export type Mutation<T> = (state: DocumentState, now: string) => { versions: rea
 
 /** Attempts of one write before a 503: each lost race re-reads the document and re-applies the change. */
 const WRITE_ATTEMPTS = 10
+
+/** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
+const MAX_TRANSACTION_BYTES = 4_000_000
 
 /** DynamoDB takes at most 100 items in a transaction. */
 const MAX_TRANSACTION_ITEMS = 100
@@ -136,6 +139,8 @@ export class DocumentStore {
       const { versions, result } = mutation(state, now)
       const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard.epoch), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
+      // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
+      if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw payloadTooLarge(MAX_TRANSACTION_BYTES)
       try {
         if (items.length > 2) await transactWrite(this.db, { TransactItems: items }, 1)
         return result
