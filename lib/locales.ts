@@ -90,7 +90,7 @@ export class LocaleService implements LocaleGuards {
   async indexTrusted(): Promise<boolean> {
     const now = this.clock()
     if (this.indexState === undefined || this.indexState.until <= now) {
-      const trusted = this.store.getIndexVersion(KEY_VERSION, Object.values(contentTypes).map((type) => type.uid)).then((version) => version === KEY_VERSION)
+      const trusted = this.store.getIndexVersion(KEY_VERSION).then((version) => version === KEY_VERSION)
       this.indexState = { trusted, until: now + this.ttlMs }
       trusted.catch(() => (this.indexState = undefined))
     }
@@ -245,6 +245,9 @@ export class LocaleService implements LocaleGuards {
    * longer ready until the reindex rebuilds them.
    */
   private async save(previous: LocaleRegistry, next: Omit<LocaleRegistry, 'rev'>, unusedBy?: readonly { uid: string; code: string }[]): Promise<LocaleRegistry> {
+    // The first registry save of a table comes before its first document: record then that its
+    // (empty) indexes are complete, which later, with documents counted, could not be told.
+    await this.indexTrusted()
     const before = chainsOf(previous.locales)
     const after = chainsOf(next.locales)
     const changed = !sameChains(before, after)

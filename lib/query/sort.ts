@@ -71,6 +71,12 @@ function plainCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** Big integers are digit strings (up to 19 digits, past 2^63): compared as numbers. */
+function bigIntegerCompare(a: string, b: string): number {
+  const [x, y] = [BigInt(a), BigInt(b)]
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
 function compareValues(a: Comparable, b: Comparable, compareStrings: (a: string, b: string) => number): number {
   const aNull = a === null || a === undefined
   const bNull = b === null || b === undefined
@@ -111,7 +117,7 @@ export function sortComparator(
   const keys = entries.map(({ field, order }) => {
     const attributeType = type.attributes[field]?.type
     const machine = SYSTEM_MACHINE_ORDERED.has(field) || (attributeType !== undefined && MACHINE_ORDERED.has(attributeType))
-    return { field, order, compareStrings: machine ? plainCompare : byCollation }
+    return { field, order, compareStrings: attributeType === 'biginteger' ? bigIntegerCompare : machine ? plainCompare : byCollation }
   })
   return (a, b) => {
     for (const { field, order, compareStrings } of keys) {

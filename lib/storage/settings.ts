@@ -107,11 +107,12 @@ export class SettingsStore {
    * The key version the slot indexes were last completely written with (by a reindex pass); on a
    * table that never held a document, today's version is recorded at once. Undefined: not complete.
    */
-  async getIndexVersion(current: string, uids: readonly string[]): Promise<string | undefined> {
+  async getIndexVersion(current: string): Promise<string | undefined> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: INDEX_STATE_KEY, ConsistentRead: true })))
     if (Item !== undefined) return String(Item.keyVersion)
-    const sequences = await Promise.all(uids.map((uid) => guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.sequence, locale: uid }, ConsistentRead: true })))))
-    if (sequences.some(({ Item: sequence }) => sequence !== undefined)) return undefined
+    // A table that has never counted a version holds no document: its (empty) indexes are complete.
+    const { Items = [] } = await guarded(() => this.db.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'documentId = :c', ExpressionAttributeValues: { ':c': META.count }, Limit: 1, ConsistentRead: true })))
+    if (Items.length > 0) return undefined
     await conditionalWrite(async () => {
       await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion: current, at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(documentId)' }))
     }, () => undefined)
