@@ -80,7 +80,8 @@ function compareValues(a: Comparable, b: Comparable, compareStrings: (a: string,
   return compareStrings(String(a), String(b))
 }
 
-function collatorFor(locale: string): Intl.Collator {
+/** The collator of a locale code (`*` and unknown codes: the root collation `und`). */
+export function collatorFor(locale: string): Intl.Collator {
   try {
     return new Intl.Collator(locale === '*' ? 'und' : locale)
   } catch {
