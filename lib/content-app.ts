@@ -7,7 +7,7 @@ import { parseBody, type Attributes } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
 import { cachingHeaders, listTag, noneMatch, notModified, settled } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
-import { badRequest, conflict, notFound, preconditionFailed, queryDetails } from './errors.js'
+import { badRequest, conflict, notFound, preconditionFailed } from './errors.js'
 import { allowOnly, createBaseApp, etagOf, expectedRevision, parseIfMatch, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
@@ -59,7 +59,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const { versions } = await documents.getDocument(type, documentId)
       version = chain.map((code) => versions.find((candidate) => candidate.locale === code)).find((found) => found !== undefined)
     }
-    if (version === undefined || (filter !== undefined && !matchesFilter(filter, valuesOf(version), locale))) throw notFound()
+    if (version === undefined || (filter !== undefined && !matchesFilter(filter, valuesOf(version), locale, type))) throw notFound()
     return version
   }
 
@@ -150,8 +150,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       ;(await caller(c)).requireAny(type, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
       const locale = await locales.resolve(query.locale, true)
-      if (locale === WILDCARD && c.req.query('fallback') !== undefined) throw badRequest("fallback cannot be used with locale '*'", queryDetails('fallback', 'fallback', null))
-      const chain = query.fallback && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
+      const chain = query.fallback !== false && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
       const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
       const head = await lists.head(type, listNames)
@@ -196,9 +195,8 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
-        if (c.req.query('fallback') !== undefined) throw badRequest("fallback cannot be used with locale '*'", queryDetails('fallback', 'fallback', null))
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
-        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, valuesOf(version), WILDCARD))
+        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, valuesOf(version), WILDCARD, type))
         if (versions.length === 0) throw notFound()
         const pageSize = Math.max(config.rest.defaultLimit, versions.length)
         const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
@@ -207,7 +205,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
         c.header('ETag', tag)
         return c.json({ data: versions.map((version) => shown(version, query.fields)), meta })
       }
-      const version = await readVersion(documentId, locale, query.fallback, query.filters)
+      const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
       if (config.rest.findOneShape === 'object') return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
       return readAnswer(c, version, locale, () => ({ data: [shown(version, query.fields)], meta }))
@@ -235,7 +233,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     ;(await caller(c)).requireAny(type, 'find')
     const query = parseReadQuery(c.req.url, type)
     const locale = await locales.resolve(query.locale)
-    const version = await readVersion(documentId, locale, query.fallback, query.filters)
+    const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
     return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
   })
 

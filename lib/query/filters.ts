@@ -1,4 +1,9 @@
-// TEMPORARY: the filter AST (replaced by the full parser and evaluator).
+// The `filters` query parameter (delivery.md §10): parsed into a small normalized tree of typed
+// conditions, and evaluated on one version in memory. The storage planner reads the same tree.
+import { sortableFields, type ContentType } from '../content-types.js'
+import { badRequest, queryDetails } from '../errors.js'
+import { collatorFor } from './sort.js'
+
 export type FilterOperator = '$eq' | '$ne' | '$eqi' | '$nei' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$notIn' | '$between'
   | '$contains' | '$notContains' | '$containsi' | '$notContainsi' | '$startsWith' | '$startsWithi' | '$endsWith' | '$endsWithi' | '$null' | '$notNull'
 export type FilterValue = string | number | boolean
@@ -7,7 +12,278 @@ export type Filter =
   | { readonly kind: 'or'; readonly filters: readonly Filter[] }
   | { readonly kind: 'not'; readonly filter: Filter }
   | { readonly kind: 'condition'; readonly field: string; readonly operator: FilterOperator; readonly values: readonly FilterValue[] }
-export function matchesFilter(filter: Filter, values: Readonly<Record<string, unknown>>, collation: string): boolean {
-  void filter; void values; void collation
-  return true
+
+export const MAX_CONDITIONS = 50
+export const MAX_IN_VALUES = 100
+export const MAX_NESTING = 5
+
+/** Operators that take one string and compare text (exactly, or lowercased for the `i` forms). */
+const TEXT_OPERATORS: ReadonlySet<string> = new Set(['$eqi', '$nei', '$contains', '$notContains', '$containsi',
+  '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi'])
+const SINGLE_OPERATORS: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$gte'])
+const OPERATORS: ReadonlySet<string> = new Set([...TEXT_OPERATORS, ...SINGLE_OPERATORS,
+  '$eq', '$ne', '$in', '$notIn', '$between', '$null', '$notNull'])
+const STRING_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'email', 'uid', 'enumeration'])
+const TIMESTAMPS: ReadonlySet<string> = new Set(['createdAt', 'updatedAt', 'publishedAt'])
+const FALSE_FLAGS: ReadonlySet<string> = new Set(['false', '0', 'f', ''])
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([['true', true], ['t', true], ['1', true], ['false', false], ['f', false], ['0', false]])
+const DATE = /^\d{4}-\d\d-\d\d$/
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/
+const DATETIME = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/
+
+/** How a field's values are read from the query and ordered. */
+export type FieldKind = 'integer' | 'number' | 'biginteger' | 'boolean' | 'date' | 'time' | 'datetime' | 'collated' | 'plain'
+
+/** The kind of a filterable field: system fields by name, attributes by type. */
+export function fieldKind(field: string, type: ContentType): FieldKind {
+  if (field === 'id') return 'integer'
+  if (field === 'documentId') return 'plain'
+  if (field === 'locale') return 'collated'
+  if (TIMESTAMPS.has(field)) return 'datetime'
+  const attributeType = Object.hasOwn(type.attributes, field) ? type.attributes[field]?.type : undefined
+  if (attributeType === 'float' || attributeType === 'decimal') return 'number'
+  if (attributeType === 'integer' || attributeType === 'biginteger' || attributeType === 'boolean') return attributeType
+  if (attributeType === 'date' || attributeType === 'time' || attributeType === 'datetime') return attributeType
+  return 'collated'
+}
+
+const EXPECTED: Record<FieldKind, string> = {
+  integer: 'an integer', number: 'a decimal number', biginteger: 'an integer of at most 19 digits',
+  boolean: 'a boolean (true, false, 1, 0, t, f)', date: 'an ISO 8601 date (YYYY-MM-DD)', time: 'a time (HH:mm:ss.SSS)',
+  datetime: 'an ISO 8601 date-time', collated: 'a string', plain: 'a string',
+}
+
+interface Context {
+  readonly type: ContentType
+  readonly fields: ReadonlySet<string>
+  conditions: number
+}
+
+const dotted = (path: readonly string[]) => ['filters', ...path].join('.')
+const fail = (message: string, key: string, path: readonly string[]) =>
+  badRequest(message, queryDetails('filters', key, dotted(path)))
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** An array, or an object whose keys are all array indices (qs gives those for sparse lists). */
+function listOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value
+  if (!isRecord(value)) return undefined
+  const keys = Object.keys(value)
+  if (keys.length === 0 || !keys.every((key) => /^\d+$/.test(key))) return undefined
+  return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key])
+}
+
+/** Reads one query value as the field's type, or a 400 naming the field and the expected type. */
+function readValue(raw: unknown, field: string, kind: FieldKind, path: readonly string[]): FilterValue {
+  const value = typeof raw === 'string' ? parseAs(raw, kind) : undefined
+  if (value === undefined) throw fail(`Invalid value for ${field}: expected ${EXPECTED[kind]}`, field, path)
+  return value
+}
+
+function parseAs(raw: string, kind: FieldKind): FilterValue | undefined {
+  switch (kind) {
+    case 'integer':
+      return /^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined
+    case 'number': {
+      const number = Number(raw)
+      return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw) && Number.isFinite(number) ? number : undefined
+    }
+    case 'biginteger':
+      return /^-?\d{1,19}$/.test(raw) ? raw : undefined
+    case 'boolean':
+      return BOOLEANS.get(raw)
+    case 'date':
+      return DATE.test(raw) && validDate(raw) ? raw : undefined
+    case 'time':
+      return TIME.test(raw) ? raw : undefined
+    case 'datetime': {
+      if (!DATETIME.test(raw) || !validDate(raw.slice(0, 10))) return undefined
+      // A date-time without a zone is UTC, whatever the server's time zone.
+      const zoned = raw.includes('T') && !/(Z|[+-]\d\d:?\d\d)$/.test(raw) ? `${raw}Z` : raw
+      const time = Date.parse(zoned)
+      return Number.isNaN(time) ? undefined : new Date(time).toISOString()
+    }
+    default:
+      return raw
+  }
+}
+
+/** True when YYYY-MM-DD names a real day (2024-02-30 does not). */
+function validDate(raw: string): boolean {
+  const time = Date.parse(`${raw}T00:00:00Z`)
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(raw)
+}
+
+function condition(field: string, operator: FilterOperator, values: FilterValue[]): Filter {
+  return { kind: 'condition', field, operator, values }
+}
+
+const combine = (filters: Filter[]): Filter => (filters.length === 1 && filters[0] !== undefined ? filters[0] : { kind: 'and', filters })
+
+/** One operator use on a field: `[$gt]=3`, `[$in][0]=a`, `[$null]=true`. */
+function parseOperator(field: string, operator: string, raw: unknown, path: readonly string[], context: Context): Filter {
+  if (++context.conditions > MAX_CONDITIONS) {
+    throw fail(`Too many filter conditions: at most ${MAX_CONDITIONS} per request`, operator, path)
+  }
+  const kind = fieldKind(field, context.type)
+  const list = listOf(raw)
+  const read = (items: unknown[]) => items.map((item, index) => readValue(item, field, kind, [...path, String(index)]))
+  if (operator === '$null' || operator === '$notNull') {
+    if (typeof raw !== 'string') throw fail(`Invalid value for ${operator}: expected true or false`, operator, path)
+    return condition(field, operator, [!FALSE_FLAGS.has(raw.trim().toLowerCase())])
+  }
+  if (operator === '$in' || operator === '$notIn' || ((operator === '$eq' || operator === '$ne') && list !== undefined)) {
+    const items = list ?? [raw]
+    if (items.length > MAX_IN_VALUES) throw fail(`Too many values in ${operator}: at most ${MAX_IN_VALUES}`, operator, path)
+    return condition(field, operator === '$eq' || operator === '$in' ? '$in' : '$notIn', read(items))
+  }
+  if (operator === '$between') {
+    if (list?.length !== 2) throw fail(`Invalid value for $between: expected exactly 2 values`, operator, path)
+    return condition(field, '$between', read(list))
+  }
+  if (TEXT_OPERATORS.has(operator) && kind !== 'collated' && kind !== 'plain') {
+    throw fail(`Invalid operator ${operator} for ${field}: it applies to string fields only`, operator, path)
+  }
+  return condition(field, operator as FilterOperator, [readValue(raw, field, kind, path)])
+}
+
+/** The value of `filters[<field>]`: a value (`$eq`), a list (`$in`) or an object of operators. */
+function parseFieldValue(field: string, raw: unknown, path: readonly string[], depth: number, context: Context): Filter {
+  if (typeof raw === 'string' || listOf(raw) !== undefined) return parseOperator(field, '$eq', raw, path, context)
+  if (!isRecord(raw)) throw fail(`Invalid value for ${field}`, field, path)
+  return combine(Object.keys(raw).map((key) => {
+    const keyPath = [...path, key]
+    if (key === '$not') return { kind: 'not', filter: parseFieldValue(field, raw[key], keyPath, nested(depth, keyPath), context) }
+    if (!OPERATORS.has(key)) throw fail(`Invalid key ${key}`, key, keyPath)
+    return parseOperator(field, key, raw[key], keyPath, context)
+  }))
+}
+
+function nested(depth: number, path: readonly string[]): number {
+  if (depth + 1 > MAX_NESTING) throw fail(`Filters are nested too deep: at most ${MAX_NESTING} levels of $and, $or and $not`, path.at(-1) ?? 'filters', path)
+  return depth + 1
+}
+
+/** A filter object (or a list of them, ANDed): fields and logical operators combined with AND. */
+function parseGroup(raw: unknown, path: readonly string[], depth: number, context: Context): Filter {
+  const list = Array.isArray(raw) ? raw : undefined
+  if (list !== undefined) return combine(list.map((item, index) => parseGroup(item, [...path, String(index)], depth, context)))
+  if (!isRecord(raw)) throw fail('Invalid filters: expected an object of fields and operators', path.at(-1) ?? 'filters', path)
+  return combine(Object.keys(raw).map((key) => {
+    const keyPath = [...path, key]
+    const value = raw[key]
+    if (key === '$and' || key === '$or') {
+      const items = listOf(value)
+      if (items === undefined) throw fail(`Invalid value for ${key}: expected an array of filters`, key, keyPath)
+      const inner = nested(depth, keyPath)
+      return { kind: key === '$and' ? 'and' : 'or', filters: items.map((item, index) => parseGroup(item, [...keyPath, String(index)], inner, context)) }
+    }
+    if (key === '$not') return { kind: 'not', filter: parseGroup(value, keyPath, nested(depth, keyPath), context) }
+    if (key.startsWith('$') || !context.fields.has(key)) throw fail(`Invalid key ${key}`, key, keyPath)
+    return parseFieldValue(key, value, keyPath, depth, context)
+  }))
+}
+
+/** Parses the raw `filters` value from qs for `type`; undefined when absent. 400s as delivery.md §10 says. */
+export function parseFilters(raw: unknown, type: ContentType): Filter | undefined {
+  if (raw === undefined) return undefined
+  const context: Context = { type, fields: new Set(sortableFields(type)), conditions: 0 }
+  const filter = parseGroup(raw, [], 0, context)
+  return filter.kind === 'and' && filter.filters.length === 0 ? undefined : filter
+}
+
+const collators = new Map<string, Intl.Collator>()
+
+/** One collator per collation, kept: building an Intl.Collator costs far more than a comparison. */
+function cachedCollator(collation: string): Intl.Collator {
+  let collator = collators.get(collation)
+  if (collator === undefined) {
+    if (collators.size >= 64) collators.clear() // bounded whatever codes reach it
+    collator = collatorFor(collation)
+    collators.set(collation, collator)
+  }
+  return collator
+}
+
+type Compare = (a: FilterValue, b: FilterValue) => number
+
+const plain = (a: FilterValue, b: FilterValue) => (a < b ? -1 : a > b ? 1 : 0)
+const numeric = (a: FilterValue, b: FilterValue) => Number(a) - Number(b)
+const bigint = (a: FilterValue, b: FilterValue) => {
+  const [x, y] = [BigInt(a), BigInt(b)]
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+function comparatorFor(kind: FieldKind, collation: string): Compare {
+  if (kind === 'integer' || kind === 'number' || kind === 'boolean') return numeric
+  if (kind === 'biginteger') return bigint
+  if (kind === 'collated') {
+    const collator = cachedCollator(collation)
+    return (a, b) => collator.compare(String(a), String(b))
+  }
+  return plain
+}
+
+function includes(haystack: string, needle: string, operator: string): boolean {
+  if (operator.startsWith('$startsWith')) return haystack.startsWith(needle)
+  if (operator.startsWith('$endsWith')) return haystack.endsWith(needle)
+  return haystack.includes(needle)
+}
+
+/** A non-null stored value against one operator; `compare` orders values of the field's kind. */
+function matchesValue(stored: FilterValue, operator: FilterOperator, values: readonly FilterValue[], compare: Compare): boolean {
+  const [first = '', second = ''] = values
+  switch (operator) {
+    case '$eq': return stored === first
+    case '$ne': return stored !== first
+    case '$in': return values.includes(stored)
+    case '$notIn': return !values.includes(stored)
+    case '$null': return first === false
+    case '$notNull': return first === true
+    case '$lt': return compare(stored, first) < 0
+    case '$lte': return compare(stored, first) <= 0
+    case '$gt': return compare(stored, first) > 0
+    case '$gte': return compare(stored, first) >= 0
+    case '$between': return compare(stored, first) >= 0 && compare(stored, second) <= 0
+    case '$eqi': return String(stored).toLowerCase() === String(first).toLowerCase()
+    case '$nei': return String(stored).toLowerCase() !== String(first).toLowerCase()
+    default: {
+      const fold = operator.endsWith('i')
+      const haystack = fold ? String(stored).toLowerCase() : String(stored)
+      const found = includes(haystack, fold ? String(first).toLowerCase() : String(first), operator)
+      return operator.startsWith('$not') ? !found : found
+    }
+  }
+}
+
+/** The stored value as the filter reads it: null when absent, date-times as toISOString. */
+function storedValue(raw: unknown, kind: FieldKind): FilterValue | null {
+  if (raw === null || raw === undefined) return null
+  if (kind === 'datetime' && typeof raw === 'string') {
+    const time = Date.parse(raw)
+    return Number.isNaN(time) ? raw : new Date(time).toISOString()
+  }
+  return raw as FilterValue
+}
+
+/**
+ * True when a version's values match. `values` holds id, documentId, locale, createdAt, updatedAt,
+ * publishedAt and the attributes of `type`; string ranges use the collation of `collation` (a
+ * locale code, or '*' for the root collation), as sortComparator does. Null matches no comparison.
+ */
+export function matchesFilter(filter: Filter, values: Readonly<Record<string, unknown>>, collation: string, type: ContentType): boolean {
+  switch (filter.kind) {
+    case 'and': return filter.filters.every((inner) => matchesFilter(inner, values, collation, type))
+    case 'or': return filter.filters.some((inner) => matchesFilter(inner, values, collation, type))
+    case 'not': return !matchesFilter(filter.filter, values, collation, type)
+    case 'condition': {
+      const kind = fieldKind(filter.field, type)
+      const stored = storedValue(Object.hasOwn(values, filter.field) ? values[filter.field] : undefined, kind)
+      if (stored === null) return (filter.operator === '$null' && filter.values[0] === true) || (filter.operator === '$notNull' && filter.values[0] === false)
+      return matchesValue(stored, filter.operator, filter.values, comparatorFor(kind, collation))
+    }
+  }
 }

@@ -4,6 +4,8 @@ import qs from 'qs'
 import type { RestConfig } from '../config.js'
 import type { ContentType } from '../content-types.js'
 import { badRequest, queryDetails, uriTooLong } from '../errors.js'
+import { parseFields } from './fields.js'
+import { parseFilters, type Filter } from './filters.js'
 import { parsePagination, type Pagination } from './pagination.js'
 import { parseSort, type SortEntry } from './sort.js'
 
@@ -11,7 +13,10 @@ import { parseSort, type SortEntry } from './sort.js'
 export const MAX_QUERY_LENGTH = 8192
 
 const QS_OPTIONS = {
-  depth: 5,
+  // Filters nest $and/$or/$not 5 deep (delivery.md §10): about 13 brackets, plus room for the
+  // array-in-array form. strictDepth makes a deeper query a 400 rather than silently truncated.
+  depth: 20,
+  strictDepth: true,
   arrayLimit: 100,
   parameterLimit: 1000,
   plainObjects: true,
@@ -56,48 +61,78 @@ function readLocale(raw: unknown): string | undefined {
   return raw.trim() === '' ? undefined : raw.trim()
 }
 
+/** `fallback=true|false`; undefined when absent (which means true); any other value is a 400. */
+function readFallback(raw: unknown, locale: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined
+  if (raw !== 'true' && raw !== 'false') {
+    throw badRequest('Invalid fallback: expected true or false', queryDetails('fallback', 'fallback', null))
+  }
+  if (locale === '*') {
+    throw badRequest('Invalid fallback: locale=* never falls back', queryDetails('fallback', 'fallback', null))
+  }
+  return raw === 'true'
+}
+
 export interface ItemQuery {
   /** The requested locale code as sent, `*`, or undefined for the default locale. */
   readonly locale: string | undefined
 }
 
-export interface ListQuery extends ItemQuery {
-  readonly sort: readonly SortEntry[]
-  readonly pagination: Pagination
-  readonly filters: import('./filters.js').Filter | undefined
+export interface WriteQuery extends ItemQuery {
+  /** The fields the response holds; undefined for every field. */
   readonly fields: readonly string[] | undefined
-  readonly fallback: boolean
 }
 
-/** Parses a list read's query: `locale`, `sort`, `pagination`; anything else is a 400. */
-export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
-  const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination'])
+export interface ReadQuery extends WriteQuery {
+  /** The filter a version must match (a 404 on get one); undefined for none. */
+  readonly filters: Filter | undefined
+  /** `fallback=true|false` as sent; undefined when absent, which means true (delivery.md §12). */
+  readonly fallback: boolean | undefined
+}
+
+export interface ListQuery extends ReadQuery {
+  readonly sort: readonly SortEntry[]
+  readonly pagination: Pagination
+}
+
+function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuery {
+  const locale = readLocale(parsed.locale)
   return {
-    locale: readLocale(parsed.locale),
-    sort: parseSort(parsed.sort, type),
-    pagination: parsePagination(parsed.pagination, rest),
-    filters: undefined,
-    fields: undefined,
-    fallback: true,
+    locale,
+    filters: parseFilters(parsed.filters, type),
+    fields: parseFields(parsed.fields, type),
+    fallback: readFallback(parsed.fallback, locale),
   }
 }
 
-/** Parses the query of every other route: `locale` only. */
+/** Parses a list read's query: `locale`, `sort`, `pagination`, `filters`, `fields`, `fallback`; anything else is a 400. */
+export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
+  const parsed = parseSearch(url)
+  rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination', 'filters', 'fields', 'fallback'])
+  return {
+    ...readQuery(parsed, type),
+    sort: parseSort(parsed.sort, type),
+    pagination: parsePagination(parsed.pagination, rest),
+  }
+}
+
+/** Parses the query of get one and the single-type GET: `locale`, `filters`, `fields`, `fallback`. */
+export function parseReadQuery(url: string, type: ContentType): ReadQuery {
+  const parsed = parseSearch(url)
+  rejectUnknownKeys(parsed, ['locale', 'filters', 'fields', 'fallback'])
+  return readQuery(parsed, type)
+}
+
+/** Parses the query of POST and PUT: `locale` and `fields` (which shapes the response only). */
+export function parseWriteQuery(url: string, type: ContentType): WriteQuery {
+  const parsed = parseSearch(url)
+  rejectUnknownKeys(parsed, ['locale', 'fields'])
+  return { locale: readLocale(parsed.locale), fields: parseFields(parsed.fields, type) }
+}
+
+/** Parses the query of DELETE and `/api/i18n/locales`: `locale` only. */
 export function parseItemQuery(url: string): ItemQuery {
   const parsed = parseSearch(url)
   rejectUnknownKeys(parsed, ['locale'])
   return { locale: readLocale(parsed.locale) }
-}
-
-// TEMPORARY shims until the full parsers land.
-import type { Filter } from './filters.js'
-export interface ReadQuery extends ItemQuery { readonly filters: Filter | undefined; readonly fields: readonly string[] | undefined; readonly fallback: boolean }
-export function parseReadQuery(url: string, type: ContentType): ReadQuery {
-  void type
-  return { ...parseItemQuery(url), filters: undefined, fields: undefined, fallback: true }
-}
-export function parseWriteQuery(url: string, type: ContentType): ItemQuery & { readonly fields: readonly string[] | undefined } {
-  void type
-  return { ...parseItemQuery(url), fields: undefined }
 }

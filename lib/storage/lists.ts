@@ -136,7 +136,7 @@ export class ListReader {
       if (current === undefined || chain.indexOf(String(entry.values.locale)) < chain.indexOf(String(current.values.locale))) first.set(entry.key.documentId, entry)
     }
     const served = [...first.values()]
-    const matches = request.filter === undefined ? served : served.filter((entry) => matchesFilter(request.filter as Filter, entry.values, request.collation))
+    const matches = request.filter === undefined ? served : served.filter((entry) => matchesFilter(request.filter as Filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
     return { versions: await this.fetch(type, page), total: matches.length }
   }
@@ -165,7 +165,7 @@ export class ListReader {
         }
       }
     }
-    const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation))
+    const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
     return { versions: await this.fetch(type, page), total: matches.length }
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { article } from '../../lib/content-types.js'
 import { errorOf } from '../support/errors.js'
-import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery } from '../../lib/query/parse.js'
+import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from '../../lib/query/parse.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
 const list = (search: string) => parseListQuery(`http://x/api/articles?${search}`, article, rest)
@@ -68,5 +68,85 @@ describe('parseItemQuery', () => {
   it('accepts locale only', () => {
     expect(parseItemQuery('http://x/api/articles/abc?locale=de')).toEqual({ locale: 'de' })
     expect(errorOf(() => parseItemQuery('http://x/api/articles/abc?sort=title')).message).toBe('Invalid key sort')
+  })
+})
+
+const read = (search: string) => parseReadQuery(`http://x/api/articles/abc?${search}`, article)
+const write = (search: string) => parseWriteQuery(`http://x/api/articles/abc?${search}`, article)
+const title = { kind: 'condition', field: 'title', operator: '$eq', values: ['x'] }
+
+describe('the parameters each route accepts', () => {
+  it('list reads accept locale, sort, pagination, filters, fields and fallback', () => {
+    const query = list('locale=fr&sort=title&pagination[page]=2&filters[title]=x&fields=title&fallback=false')
+    expect(query).toEqual({
+      locale: 'fr',
+      sort: [{ field: 'title', order: 'asc' }],
+      pagination: { mode: 'page', page: 2, pageSize: 25, withCount: true },
+      filters: title,
+      fields: ['title'],
+      fallback: false,
+    })
+  })
+
+  it('get one and single-type GET accept locale, filters, fields and fallback', () => {
+    expect(read('locale=fr&filters[title]=x&fields=title&fallback=true'))
+      .toEqual({ locale: 'fr', filters: title, fields: ['title'], fallback: true })
+    expect(read('')).toEqual({ locale: undefined, filters: undefined, fields: undefined, fallback: undefined })
+  })
+
+  it.each(['sort=title', 'pagination[page]=1'])('get one rejects %s', (search) => {
+    expect(errorOf(() => read(search)).message).toMatch(/^Invalid key (sort|pagination)$/)
+  })
+
+  it('POST and PUT accept locale and fields', () => {
+    expect(write('locale=fr&fields=title,slug')).toEqual({ locale: 'fr', fields: ['title', 'slug'] })
+  })
+
+  it.each([
+    ['filters[title]=x', 'filters'], ['fallback=true', 'fallback'], ['sort=title', 'sort'], ['pagination[page]=1', 'pagination'],
+  ])('POST and PUT reject %s', (search, key) => {
+    const error = errorOf(() => write(search))
+    expect(error.status).toBe(400)
+    expect(error.message).toBe(`Invalid key ${key}`)
+    expect(error.details).toMatchObject({ param: key, source: 'query' })
+  })
+
+  it.each(['filters[title]=x', 'fields=title', 'fallback=true'])('DELETE and the locales route reject %s', (search) => {
+    expect(errorOf(() => parseItemQuery(`http://x/api/articles/abc?${search}`)).status).toBe(400)
+  })
+
+  it('a write whose fields are invalid is a 400', () => {
+    expect(errorOf(() => write('fields=nope')).details).toMatchObject({ param: 'fields', key: 'nope' })
+  })
+})
+
+describe('fallback', () => {
+  it.each([['fallback=true', true], ['fallback=false', false], ['', undefined]])('reads %j as %s', (search, expected) => {
+    expect(list(search).fallback).toBe(expected)
+  })
+
+  it.each(['fallback=yes', 'fallback=', 'fallback', 'fallback[0]=true', 'fallback=TRUE', 'locale=*&fallback=false'])('answers 400 for %s', (search) => {
+    const error = errorOf(() => read(search))
+    expect(error.status).toBe(400)
+    expect(error.details).toMatchObject({ param: 'fallback', source: 'query' })
+  })
+})
+
+describe('qs depth for filters', () => {
+  it('parses filters nested 5 logical levels deep', () => {
+    const search = 'filters[$and][0][$or][0][$and][0][$or][0][$not][title][$in][0]=x'
+    expect(list(search).filters).toBeDefined()
+  })
+
+  it('answers 400 for a query deeper than qs parses, never truncating it', () => {
+    const error = errorOf(() => list(`filters${'[$and][0]'.repeat(10)}[title]=x`))
+    expect(error.status).toBe(400)
+    expect(error.message).toMatch(/depth/)
+  })
+
+  it('answers 400 naming the limit for an $in with 101 values', () => {
+    const error = errorOf(() => list(Array.from({ length: 101 }, (_, i) => `filters[views][$in][${i}]=${i}`).join('&')))
+    expect(error.status).toBe(400)
+    expect(error.message).toMatch(/100/)
   })
 })
