@@ -9,7 +9,7 @@ import type { Services } from './services.js'
 
 /** Every content type, `/api/i18n/locales`, `/admin/*` and `GET /_health` in one app. */
 export function createServerApp(services: Services): Hono {
-  const app = createBaseApp(services.config.maxBodyBytes)
+  const app = createBaseApp(services.config)
   app.get('/_health', (c) => c.json({ status: 'ok' }))
   app.route('/', createLocalesApp(services))
   app.route('/', createAdminApp(services))
