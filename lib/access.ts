@@ -121,6 +121,11 @@ export class AccessService {
     return createHmac('sha256', this.hashSecret).update(accessKey).digest('hex')
   }
 
+  /** Resolves when the table every access check reads can be read; 503 when it cannot. */
+  async checkReachable(): Promise<void> {
+    await this.store.ping()
+  }
+
   async getPublicPermissions(): Promise<string[]> {
     return (await this.store.getPublicPermissions()) ?? defaultPublicPermissions()
   }

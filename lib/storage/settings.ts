@@ -82,6 +82,11 @@ export class SettingsStore {
     return { locales, rev: next.rev }
   }
 
+  /** One cheap read of a small known key (a health check): 503 when DynamoDB cannot be reached. */
+  async ping(): Promise<void> {
+    await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ProjectionExpression: 'rev' })))
+  }
+
   /** The public role's stored actions, or undefined when never set. */
   async getPublicPermissions(): Promise<string[] | undefined> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: PUBLIC_ROLE_KEY, ConsistentRead: true })))
