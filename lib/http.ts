@@ -7,12 +7,8 @@ import {
   ApiError, badRequest, errorEnvelope, internalError, methodNotAllowed, notFound, payloadTooLarge,
   preconditionFailed, unsupportedMediaType,
 } from './errors.js'
+import { requestLog, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
-
-/** Logs an unexpected error once, without request data. */
-export type ErrorLogger = (error: unknown) => void
-
-const defaultLogger: ErrorLogger = (error) => console.error(JSON.stringify({ level: 'error', message: 'Unhandled error', error: String((error as Error)?.stack ?? error) }))
 
 /** The limits every app enforces: request body bytes and, when given, response body bytes. */
 export interface AppLimits {
@@ -25,14 +21,16 @@ const corsHeaders = cors(CORS)
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
- * else as an opaque 500), the envelope for unknown routes, CORS, and the body size limits. A bare
- * number is the request body limit alone (no response limit).
+ * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
+ * line per request to `log`. A bare number is the request body limit alone (no response limit).
+ * Mounted inside another base app, its per-request middleware defers to the outer app's.
  */
-export function createBaseApp(limits: number | AppLimits, logError: ErrorLogger = defaultLogger): Hono {
+export function createBaseApp(limits: number | AppLimits, log?: LogWriter): Hono {
   const { maxBodyBytes, rest } = typeof limits === 'number' ? { maxBodyBytes: limits, rest: undefined } : limits
   const app = new Hono()
-  app.onError((error, c) => renderError(c, error, logError))
-  app.notFound((c) => renderError(c, notFound(), logError))
+  app.onError((error, c) => renderError(c, error))
+  app.notFound((c) => renderError(c, notFound()))
+  app.use('*', oncePerRequest('requestLog', requestLog(log)))
   // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
   app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
   app.use('*', async (c, next) => {
@@ -40,8 +38,17 @@ export function createBaseApp(limits: number | AppLimits, logError: ErrorLogger 
     if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
     await next()
   })
-  if (rest !== undefined) app.use('*', responseSizeLimit(rest.maxResponseBytes))
+  if (rest !== undefined) app.use('*', oncePerRequest('responseSizeLimit', responseSizeLimit(rest.maxResponseBytes)))
   return app
+}
+
+/** Runs `middleware` once per request, however many mounted apps install it. */
+function oncePerRequest(name: string, middleware: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.get(name) === true) return next()
+    c.set(name, true)
+    return middleware(c, next)
+  }
 }
 
 /**
@@ -62,10 +69,9 @@ function responseSizeLimit(maxBytes: number): MiddlewareHandler {
   }
 }
 
-/** Renders any thrown value as the error envelope. */
-export function renderError(c: Context, error: unknown, logError: ErrorLogger = defaultLogger): Response {
+/** Renders any thrown value as the error envelope (the request log records the error itself). */
+export function renderError(c: Context, error: unknown): Response {
   const apiError = error instanceof ApiError ? error : internalError()
-  if (!(error instanceof ApiError)) logError(error)
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value)
   return c.json(errorEnvelope(apiError), apiError.status as 400)
 }

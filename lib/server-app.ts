@@ -5,6 +5,7 @@ import { createAdminApp, createLocalesApp } from './admin-app.js'
 import { createContentApp } from './content-app.js'
 import { contentTypes } from './content-types.js'
 import { createBaseApp } from './http.js'
+import type { LogWriter } from './observability/request-log.js'
 import type { Services } from './services.js'
 
 /** How long one health check's answer is reused: load balancers poll often, DynamoDB reads cost. */
@@ -26,10 +27,10 @@ function cachedHealth(check: () => Promise<void>, ttlMs: number, clock: () => nu
 
 /**
  * Every content type, `/api/i18n/locales`, `/admin/*` and `GET /_health` (200 when DynamoDB
- * answers, 503 in the envelope when it cannot be reached) in one app.
+ * answers, 503 in the envelope when it cannot be reached) in one app, logging each request to `log`.
  */
-export function createServerApp(services: Services): Hono {
-  const app = createBaseApp(services.config)
+export function createServerApp(services: Services, log?: LogWriter): Hono {
+  const app = createBaseApp(services.config, log)
   const healthy = cachedHealth(() => services.access.checkReachable(), HEALTH_TTL_MS)
   app.get('/_health', async (c) => {
     await healthy()
