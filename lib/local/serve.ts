@@ -1,6 +1,6 @@
 // The Node HTTP server of local runs and tests, on loopback.
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
 
@@ -21,4 +21,15 @@ export function serveOnLoopback(app: Hono, port: number): Promise<Server> {
 /** The port a listening server is bound to. */
 export function portOf(server: Server): number {
   return (server.address() as AddressInfo).port
+}
+
+/** Resolves when `port` can be listened on at 127.0.0.1; rejects naming the port when it is taken. */
+export function checkPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE'
+      ? new Error(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`)
+      : error))
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()))
+  })
 }
