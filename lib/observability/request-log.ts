@@ -29,7 +29,7 @@ function routeOf(c: Context): string | null {
 }
 
 /** An error as a log field: name, message, stack, and its cause chain (a few levels). */
-export function describeError(error: unknown, depth = 0): Record<string, unknown> {
+function describeError(error: unknown, depth = 0): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) }
   const name = error instanceof ApiError ? error.errorName : error.name
   const described: Record<string, unknown> = { name, message: error.message }
