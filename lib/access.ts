@@ -75,6 +75,8 @@ const BEARER = /^Bearer +([A-Za-z0-9_-]{20,256})$/i
 export class AccessService {
   private publicRole: { caller: Caller; until: number } | undefined
   private readonly tokens = new Map<string, { caller: Caller; until: number }>()
+  /** Bumped by every revoke: a lookup begun before one must not cache what it read. */
+  private revocations = 0
 
   constructor(
     private readonly store: SettingsStore,
@@ -92,12 +94,19 @@ export class AccessService {
     const now = this.clock()
     const cached = this.tokens.get(hash)
     if (cached !== undefined && cached.until > now) return cached.caller
-    const token = await this.store.getTokenByHash(hash)
-    if (token === undefined) throw unauthorized()
-    const caller = new Caller(new Set(permissionsOf(token)))
-    if (this.tokens.size > 1000) this.tokens.clear()
-    this.tokens.set(hash, { caller, until: now + this.ttlMs })
-    return caller
+    // A revoke during the lookup may have deleted what it read: read once more, and cache only a
+    // read that no revoke overlapped.
+    for (let attempt = 1; ; attempt++) {
+      const generation = this.revocations
+      const token = await this.store.getTokenByHash(hash)
+      if (token === undefined) throw unauthorized()
+      const caller = new Caller(new Set(permissionsOf(token)))
+      if (generation !== this.revocations && attempt < 2) continue
+      if (generation !== this.revocations) return caller
+      if (this.tokens.size > 1000) this.tokens.clear()
+      this.tokens.set(hash, { caller, until: now + this.ttlMs })
+      return caller
+    }
   }
 
   private async publicCaller(): Promise<Caller> {
@@ -110,6 +119,11 @@ export class AccessService {
 
   private hash(accessKey: string): string {
     return createHmac('sha256', this.hashSecret).update(accessKey).digest('hex')
+  }
+
+  /** Resolves when the table every access check reads can be read; 503 when it cannot. */
+  async checkReachable(): Promise<void> {
+    await this.store.ping()
   }
 
   async getPublicPermissions(): Promise<string[]> {
@@ -146,8 +160,13 @@ export class AccessService {
   /** Revokes a token at once in this process (other processes within the cache TTL). */
   async deleteToken(id: number): Promise<void> {
     const token = (await this.store.listTokens()).find((t) => t.id === id)
-    if (token === undefined || !(await this.store.deleteToken(token.hash))) throw notFound()
+    if (token === undefined) throw notFound()
+    // Bumped before the delete too: a lookup that reads the item from now on must not cache it.
+    this.revocations++
+    const deleted = await this.store.deleteToken(token.hash)
+    this.revocations++
     this.tokens.delete(token.hash)
+    if (!deleted) throw notFound()
   }
 }
 

@@ -100,7 +100,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * `locale` inside data is ignored (the query decides). Every problem is listed in one 400.
  */
 export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Attributes {
-  if (!isRecord(body) || !isRecord(body.data) || Object.keys(body.data).length === 0) {
+  // `data: {}` is valid (behaviour.md §6): a create or localization with nothing set, an update of nothing.
+  if (!isRecord(body) || !isRecord(body.data)) {
     throw badRequest(MISSING_DATA)
   }
   const data = body.data
@@ -142,12 +143,48 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
   return attributes
 }
 
-/** Parses a request body's text as JSON: 400 `Invalid JSON body` when it is not. */
+/**
+ * Parses a request body's text as JSON: 400 `Invalid JSON body` when it is not, or when one of its
+ * numbers cannot be kept exactly (`1e309`, a 30-digit integer): JSON.parse would silently turn it
+ * into Infinity (stored as null) or a rounded double.
+ */
 export function parseJson(raw: string): unknown {
   if (raw.trim() === '') return undefined
+  let parsed: unknown
   try {
-    return JSON.parse(raw) as unknown
+    parsed = JSON.parse(raw) as unknown
   } catch {
     throw badRequest('Invalid JSON body')
   }
+  const inexact = firstInexactNumber(raw)
+  if (inexact !== undefined) {
+    throw badRequest(`Invalid JSON body: the number ${inexact.slice(0, 40)} cannot be stored exactly (out of range or more precise than a double)`)
+  }
+  return parsed
+}
+
+/** Strings (skipped whole, so digits inside them are not numbers) and number tokens of valid JSON text. */
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g
+
+/** The first number of valid JSON text whose value a double does not hold exactly, if any. */
+function firstInexactNumber(raw: string): string | undefined {
+  for (const [token] of raw.matchAll(JSON_TOKEN)) {
+    if (token.startsWith('"')) continue
+    if (decimalValue(token) !== decimalValue(String(Number(token)))) return token
+  }
+  return undefined
+}
+
+/** A canonical form of a decimal literal's value (`1.50e1` and `15` alike); `Infinity` stays itself. */
+function decimalValue(literal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)
+  if (match === null) return literal
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match
+  let digits = (whole + fraction).replace(/^0+/, '')
+  if (digits === '') return '0' // -0 and 0 alike: JSON cannot tell them apart once stored
+  let power = Number(exponent) - fraction.length
+  const trimmed = digits.replace(/0+$/, '')
+  power += digits.length - trimmed.length
+  digits = trimmed
+  return `${sign}${digits}e${power}`
 }

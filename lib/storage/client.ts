@@ -3,6 +3,7 @@
 import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
 import { ApiError, serviceUnavailable } from '../errors.js'
+import { meterDynamoUsage } from '../observability/dynamo-usage.js'
 
 export interface DynamoOptions {
   readonly region: string
@@ -22,7 +23,7 @@ export function createDocumentClient(options: DynamoOptions, extra: Partial<Dyna
     ...(options.endpoint === undefined ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
     ...extra,
   })
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } })
+  return meterDynamoUsage(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }))
 }
 
 const UNAVAILABLE = new Set([

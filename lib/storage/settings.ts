@@ -130,6 +130,11 @@ export class SettingsStore {
     return Item !== undefined && Number(Item.epoch) === epoch
   }
 
+  /** One cheap read of a small known key (a health check): 503 when DynamoDB cannot be reached. */
+  async ping(): Promise<void> {
+    await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ProjectionExpression: 'rev' })))
+  }
+
   /** The public role's stored actions, or undefined when never set. */
   async getPublicPermissions(): Promise<string[] | undefined> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: PUBLIC_ROLE_KEY, ConsistentRead: true })))

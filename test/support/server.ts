@@ -1,21 +1,20 @@
-// A real HTTP server on loopback for tests that need one (the CLI, client libraries).
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+// A real HTTP server on loopback for tests that need one (the CLI, client libraries, streaming).
 import type { Hono } from 'hono'
+import { portOf, serveOnLoopback } from '../../lib/local/serve.js'
 
 export interface TestServer {
   readonly url: string
   close(): Promise<void>
 }
 
-/** Serves `app` on 127.0.0.1 on a free port. */
-export function startServer(app: Hono): Promise<TestServer> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => new Promise((done) => server.close(() => done())),
-      })
-    })
-  })
+/** Serves `app` on 127.0.0.1 on a free port, with the same server options as `npm start`. */
+export async function startServer(app: Hono): Promise<TestServer> {
+  const server = await serveOnLoopback(app, 0)
+  return {
+    url: `http://127.0.0.1:${portOf(server)}`,
+    close: () => new Promise((done) => {
+      server.close(() => done())
+      server.closeAllConnections()
+    }),
+  }
 }

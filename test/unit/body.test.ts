@@ -14,7 +14,7 @@ describe('parseBody', () => {
     expect(parseBody({ data: { slug: null } }, article, 'update')).toEqual({ slug: null })
   })
 
-  it.each([undefined, {}, { data: null }, { data: [] }, { data: 'x' }, { data: {} }, []])('rejects %j as a missing data payload', (body) => {
+  it.each([undefined, {}, { data: null }, { data: [] }, { data: 'x' }, []])('rejects %j as a missing data payload', (body) => {
     expect(errorOf(() => parseBody(body, article, 'create')).message).toBe('Missing "data" payload in the request body')
   })
 
@@ -40,6 +40,15 @@ describe('parseBody', () => {
     expect(parseBody({ data: { title: '😀'.repeat(255) } }, article, 'update').title).toHaveLength(510)
   })
 
+  it.each(['create', 'update', 'localization'] as const)('accepts data: {} in %s mode, setting nothing', (mode) => {
+    expect(parseBody({ data: {} }, article, mode)).toEqual({})
+  })
+
+  it('still requires required attributes when data is {}', () => {
+    const withRequired: ContentType = { ...article, attributes: { ...article.attributes, title: { type: 'string', localized: true, required: true } } }
+    expect(errorOf(() => parseBody({ data: {} }, withRequired, 'create')).message).toBe('title must be defined')
+  })
+
   it('rejects non-localized attributes in a new localization', () => {
     const error = errorOf(() => parseBody({ data: { title: 'T', views: 1 } }, article, 'localization'))
     expect((error.details.errors as { path: string[] }[])[0]?.path).toEqual(['views'])
@@ -57,6 +66,29 @@ describe('parseJson', () => {
   it('parses JSON and reads an empty body as undefined', () => {
     expect(parseJson('{"a":1}')).toEqual({ a: 1 })
     expect(parseJson('  ')).toBeUndefined()
+  })
+
+  it.each([
+    ['1e309', 'overflows to Infinity'],
+    ['-1e309', 'overflows to -Infinity'],
+    ['123456789012345678901234567890', 'a 30-digit integer'],
+    ['9007199254740993', 'an integer past 2^53'],
+    ['0.1000000000000000055511151231257827', 'more digits than a double holds'],
+    ['1e-400', 'underflows to 0'],
+  ])('rejects %s (%s) wherever it is', (number) => {
+    for (const text of [`{"data":{"views":${number}}}`, `{"data":{"body":[{"type":"p","children":[],"n":[${number}]}]}}`]) {
+      const error = errorOf(() => parseJson(text))
+      expect(error.status).toBe(400)
+      expect(error.message).toContain(number)
+    }
+  })
+
+  it.each(['0', '-0', '1.50', '15e-1', '2147483647', '9007199254740991', '1.7976931348623157e308', '5e-324', '0.1', '-2.5E+3'])('keeps %s, which a double holds exactly', (number) => {
+    expect(parseJson(`{"n":${number},"s":"1e309 123456789012345678901234567890"}`)).toEqual({ n: Number(number), s: '1e309 123456789012345678901234567890' })
+  })
+
+  it('does not mistake digits inside strings, escaped quotes included, for numbers', () => {
+    expect(parseJson('{"a":"x\\"1e999","b":["\\\\",2]}')).toEqual({ a: 'x"1e999', b: ['\\', 2] })
   })
 
   it('answers 400 Invalid JSON body', () => {

@@ -1,0 +1,98 @@
+// The request log: one JSON line per request with the route pattern, status, duration and
+// DynamoDB usage; 5xx lines carry the error and its cause; no line holds a token or key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Hono } from 'hono'
+import { freePort } from '../../lib/local/dynamodb-local.js'
+import { createServerApp } from '../../lib/server-app.js'
+import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
+
+let ctx: TestContext
+let app: Hono
+let key: string
+const lines: string[] = []
+const entries = () => lines.map((line) => JSON.parse(line) as Record<string, any>)
+
+/** Sends a request to the logging app and returns its response and the line it logged. */
+async function logged(path: string, init: RequestInit = {}, target: Hono = app) {
+  const before = lines.length
+  const response = await target.request(path, init)
+  const text = await response.text()
+  expect(lines.length).toBe(before + 1) // exactly one line per request
+  return { response, text, entry: JSON.parse(lines[before] as string) as Record<string, any> }
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  key = await ctx.token()
+  app = createServerApp(ctx.services, (line) => lines.push(line))
+  app.get('/test/boom', () => {
+    throw new Error('kaboom', { cause: new Error('the root cause') })
+  })
+})
+afterAll(() => ctx.db.destroy())
+
+describe('each request', () => {
+  it('logs time, request id, method, route pattern, status, duration and DynamoDB usage', async () => {
+    const created = await logged('/api/articles', { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: JSON.stringify({ data: { title: 'T' } }) })
+    expect(created.response.status).toBe(200)
+    expect(created.entry).toMatchObject({ level: 'INFO', method: 'POST', route: '/api/articles', status: 200, message: 'request' })
+    expect(created.entry.dynamodb.calls).toBeGreaterThanOrEqual(2)
+    expect(created.entry.dynamodb.wcu).toBeGreaterThan(0)
+    expect(Date.parse(created.entry.timestamp)).toBeGreaterThan(Date.now() - 60_000)
+    expect(created.entry.durationMs).toBeGreaterThanOrEqual(0)
+    expect(created.entry.requestId).toMatch(/^[0-9a-f-]{36}$/)
+
+    const documentId = JSON.parse(created.text).data.documentId
+    const read = await logged(`/api/articles/${documentId}`, { headers: { Authorization: `Bearer ${key}` } })
+    expect(read.entry).toMatchObject({ method: 'GET', route: '/api/articles/:documentId', status: 200 })
+    expect(read.entry.dynamodb.rcu).toBeGreaterThan(0)
+    expect(JSON.stringify(read.entry)).not.toContain(documentId) // the pattern, not the raw path
+  })
+
+  it('logs an unknown path with no route, and a 405 with the route', async () => {
+    expect((await logged('/nope/123')).entry).toMatchObject({ route: null, status: 404 })
+    expect((await logged('/api/articles', { method: 'PATCH' })).entry).toMatchObject({ route: '/api/articles', status: 405 })
+  })
+
+  it('takes the request id from the Lambda context when there is one', async () => {
+    const before = lines.length
+    await app.fetch(new Request('http://x/api/articles'), { lambdaContext: { awsRequestId: 'c0ffee-1234' } })
+    expect(JSON.parse(lines[before] as string).requestId).toBe('c0ffee-1234')
+  })
+})
+
+describe('errors', () => {
+  it('logs an unexpected error with its stack and cause; the response says nothing of it', async () => {
+    const { response, text, entry } = await logged('/test/boom')
+    expect(response.status).toBe(500)
+    expect(text).not.toMatch(/kaboom|root cause/)
+    expect(entry).toMatchObject({ level: 'ERROR', status: 500, route: '/test/boom', error: { name: 'Error', message: 'kaboom', cause: { message: 'the root cause' } } })
+    expect(entry.error.stack).toContain('kaboom')
+  })
+
+  it('logs a 503 with DynamoDB down, with the failed calls and why they failed', async () => {
+    const down = await createTestContext({}, { endpoint: `http://127.0.0.1:${await freePort()}`, maxAttempts: 1 })
+    const downApp = createServerApp(down.services, (line) => lines.push(line))
+    const { response, entry } = await logged('/api/articles', {}, downApp)
+    expect(response.status).toBe(503)
+    expect(entry).toMatchObject({ level: 'ERROR', status: 503, route: '/api/articles', error: { name: 'ServiceUnavailableError' } })
+    expect(entry.dynamodb.calls).toBeGreaterThanOrEqual(1)
+    expect(entry.dynamodb.failures.join(' ')).toContain('ECONNREFUSED')
+    down.db.destroy()
+  })
+})
+
+it('never writes the admin token, an access key or an Authorization header value', async () => {
+  const authorizations = [`Bearer ${ADMIN_TOKEN}`, `Bearer ${key}`]
+  for (const authorization of authorizations) {
+    await logged(`/admin/api-tokens?token=${key}`, { headers: { Authorization: authorization } })
+    await logged(`/api/articles?${ADMIN_TOKEN}=${key}`, { headers: { Authorization: authorization } })
+    await logged(`/admin/api-tokens/${key}`, { method: 'DELETE', headers: { Authorization: authorization } })
+    await logged('/admin/api-tokens', { method: 'POST', headers: { Authorization: authorization }, body: JSON.stringify({ name: key, type: ADMIN_TOKEN }) })
+    await logged('/test/boom', { headers: { Authorization: authorization } })
+  }
+  expect(entries().length).toBeGreaterThan(10)
+  for (const line of lines) {
+    for (const secret of [ADMIN_TOKEN, key, ...authorizations]) expect(line).not.toContain(secret)
+  }
+})
