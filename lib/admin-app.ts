@@ -68,7 +68,7 @@ function adminOnly(adminToken: string | undefined): MiddlewareHandler {
 /** The administration app, mounted at `/admin`. */
 export function createAdminApp(services: Services): Hono {
   const { locales, access, config } = services
-  const app = createBaseApp(config.maxBodyBytes)
+  const app = createBaseApp(config)
   app.use('/admin/*', noStore)
   const admin = adminOnly(services.adminToken)
 
@@ -122,7 +122,7 @@ export function createAdminApp(services: Services): Hono {
  * `GET /api/openapi.json`, the OpenAPI document, public, built on first use.
  */
 export function createLocalesApp(services: Services): Hono {
-  const app = createBaseApp(services.config.maxBodyBytes)
+  const app = createBaseApp(services.config)
   app.use('/api/i18n/locales', cachingHeaders(services.config.rest))
   let openApi: object | undefined
   app.get(OPENAPI_PATH, (c) => {

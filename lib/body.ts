@@ -77,7 +77,13 @@ function attributeSchema(attribute: Attribute): v.GenericSchema {
     case 'time':
       return v.pipe(v.string('must be a time (HH:mm:ss.SSS)'), v.regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/, 'must be a time (HH:mm:ss.SSS)'))
     case 'datetime':
-      return v.pipe(v.string('must be an ISO 8601 date-time'), v.check((s) => /^\d{4}-\d\d-\d\dT/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time'))
+      // Stored in UTC as toISOString writes it (as Strapi does), so string order is chronological
+      // in sorts, filters and index keys alike.
+      return v.pipe(
+        v.string('must be an ISO 8601 date-time'),
+        v.check((s) => /^\d{4}-\d\d-\d\dT/.test(s) && !Number.isNaN(Date.parse(s)) && Math.abs(Date.parse(s)) <= 8.64e15, 'must be an ISO 8601 date-time'),
+        v.transform((s) => new Date(s).toISOString()),
+      )
     case 'blocks':
       return BlocksSchema
     case 'json':

@@ -22,7 +22,7 @@ import { applyChanges, toDocument, type Version } from './storage/items.js'
 /** The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single). */
 export function createContentApp(type: ContentType, services: Services): Hono {
   const { access, locales, documents, lists, config } = services
-  const app = createBaseApp(config.maxBodyBytes)
+  const app = createBaseApp(config)
   const root = `/api/${routeName(type)}`
   // Scoped to this type's paths: the server app mounts every app's middleware on one router.
   app.use(root, cachingHeaders(config.rest))

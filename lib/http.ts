@@ -10,23 +10,23 @@ import {
 import { requestLog, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
 
-/** The limits every app enforces: request body bytes and, when given, response body bytes. */
+/** The limits every app enforces: request body bytes and response body bytes. */
 export interface AppLimits {
   readonly maxBodyBytes: number
-  readonly rest?: { readonly maxResponseBytes: number }
+  readonly rest: { readonly maxResponseBytes: number }
 }
 
-const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match'], exposeHeaders: ['ETag'], maxAge: 600 }
+const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'], exposeHeaders: ['ETag', 'Content-Language'], maxAge: 600 }
 const corsHeaders = cors(CORS)
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
  * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
- * line per request to `log`. A bare number is the request body limit alone (no response limit).
+ * line per request to `log`.
  * Mounted inside another base app, its per-request middleware defers to the outer app's.
  */
-export function createBaseApp(limits: number | AppLimits, log?: LogWriter): Hono {
-  const { maxBodyBytes, rest } = typeof limits === 'number' ? { maxBodyBytes: limits, rest: undefined } : limits
+export function createBaseApp(limits: AppLimits, log?: LogWriter): Hono {
+  const { maxBodyBytes, rest } = limits
   const app = new Hono()
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
@@ -38,7 +38,7 @@ export function createBaseApp(limits: number | AppLimits, log?: LogWriter): Hono
     if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
     await next()
   })
-  if (rest !== undefined) app.use('*', oncePerRequest('responseSizeLimit', responseSizeLimit(rest.maxResponseBytes)))
+  app.use('*', oncePerRequest('responseSizeLimit', responseSizeLimit(rest.maxResponseBytes)))
   return app
 }
 

@@ -43,7 +43,7 @@ export async function createTestContext(
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
   await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint }), config.tableName)
   const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
-  const app = createServerApp(services)
+  const app = createServerApp(services, () => undefined)
 
   const request: TestContext['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }
