@@ -5,8 +5,8 @@
 import type { BuildOptions } from 'esbuild'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib'
-import { AccessLogFormat, Cors, EndpointType, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway'
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { LambdaIntegration, type IResource, type RestApi } from 'aws-cdk-lib/aws-apigateway'
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
@@ -18,8 +18,8 @@ import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
 import { createCdn } from './cdn.js'
 import { createContentTable } from './content-table.js'
-import { GATEWAY_ERRORS, gatewayErrorBody } from './gateway-errors.js'
 import { createRateLimitAcl } from './rate-limit.js'
+import { createRestApi } from './rest-api.js'
 import { restEnvironment, type Stage } from './stage-config.js'
 import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, type TableAccess } from './table-access.js'
 
@@ -28,15 +28,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** Lets the ESM bundle load the CommonJS dependencies that call `require` (the AWS SDK's). */
 export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
 
-/** Request headers browsers may send cross-origin, as lib/http.ts allows on the actual requests. */
-const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-Match']
-
 /** The SDK's default credential chain, and the module that stands in for it in the bundles. */
 const CREDENTIAL_CHAIN = '@aws-sdk/credential-provider-node'
 const CREDENTIAL_SHIM = 'functions/lambda-credentials.ts'
-
-/** The `/admin/*` resource, throttled apart from the content routes. */
-export const ADMIN_PATH = '/admin/{proxy+}'
 
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
 export const BUNDLING = {
@@ -143,50 +137,7 @@ export class ContentApiStack extends Stack {
       return fn
     }
 
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: settings.logRetentionDays, removalPolicy })
-    const throttle = settings.throttle
-    const api = new RestApi(this, 'Api', {
-      restApiName: `content-api-${stage}`,
-      description: `Localized content API (${stage})`,
-      // Clients are anywhere; a regional endpoint avoids the hidden CloudFront hop of EDGE.
-      endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      // The account-wide API Gateway logging role is a singleton: infra/account-stack.ts sets it.
-      cloudWatchRole: false,
-      // List pages of JSON compress well; tiny bodies are not worth the gzip.
-      minCompressionSize: Size.kibibytes(1),
-      deployOptions: {
-        stageName: stage,
-        throttlingRateLimit: throttle.rateLimit,
-        throttlingBurstLimit: throttle.burstLimit,
-        // One JSON line per request (who, what, status, latency); errors of the gateway itself, no bodies.
-        accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        methodOptions: {
-          [`${ADMIN_PATH}/*`]: { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR },
-        },
-      },
-      // Preflights are answered by API Gateway itself (no function invocation).
-      defaultCorsPreflightOptions: {
-        allowOrigins: Cors.ALL_ORIGINS,
-        allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        allowHeaders: CORS_HEADERS,
-        maxAge: Duration.minutes(10),
-      },
-    })
-    for (const error of GATEWAY_ERRORS) {
-      api.addGatewayResponse(`Gateway${error.type.responseType}`, {
-        type: error.type,
-        statusCode: String(error.status),
-        responseHeaders: {
-          'Content-Type': "'application/json'",
-          'Access-Control-Allow-Origin': "'*'",
-          ...Object.fromEntries(Object.entries(error.headers ?? {}).map(([name, value]) => [name, `'${value}'`])),
-        },
-        templates: { 'application/json': gatewayErrorBody(error) },
-      })
-    }
+    const api = createRestApi(this, stage, settings, removalPolicy)
 
     /** Routes every method of `resource` to the function; the function answers 405 itself. */
     const route = (resource: IResource, integration: LambdaIntegration) => resource.addMethod('ANY', integration)

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { App, Validations, type Stack } from 'aws-cdk-lib'
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import { AwsSolutionsChecks } from 'cdk-nag'
 import { afterAll, describe, expect, it } from 'vitest'
 import { AccountStack } from '../../infra/account-stack.js'
@@ -64,16 +65,14 @@ describe('cdk-nag AwsSolutions', () => {
     for (const violation of result.accepted) expect(violation.reason?.length).toBeGreaterThan(40)
   })
 
-  it('would fail on an unacknowledged finding', () => {
-    // The same dev stack with its acknowledgments stripped: the pack must report the findings.
+  it('reports a finding nobody acknowledged', () => {
+    // The dev stack plus one more secret, without rotation and without an acknowledgment.
     const result = nag({ stage: 'dev' }, (app) => {
       const stack = contentApi(app)
-      for (const node of stack.node.findAll()) {
-        const data = node.node.metadata.filter((entry) => entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-        ;(node.node as unknown as { _metadata: unknown[] })._metadata = data
-      }
+      new Secret(stack, 'Unacknowledged')
       return stack
     })
-    expect(rules(result.open)).toEqual(expect.arrayContaining(['SMG4', 'APIG2']))
+    expect(result.open.map((v) => `${v.ruleName} ${v.violatingConstructs[0]?.constructPath}`)).toEqual(['AwsSolutions-SMG4 Nag/Unacknowledged/Resource'])
+    expect(result.error).toBeDefined()
   })
 })
