@@ -36,6 +36,7 @@ export function executionPolicyStatements({ partition, region: stackRegion, acco
       actions: [
         'iam:CreateRole', 'iam:DeleteRole', 'iam:GetRole', 'iam:TagRole', 'iam:UntagRole', 'iam:UpdateRole',
         'iam:UpdateAssumeRolePolicy', 'iam:PutRolePolicy', 'iam:DeleteRolePolicy', 'iam:GetRolePolicy', 'iam:PassRole',
+        'iam:ListRolePolicies', 'iam:ListAttachedRolePolicies', 'iam:ListRoleTags',
       ],
       resources: [`arn:${partition}:iam::${account}:role/${STACK_PREFIX}*`],
     }),
