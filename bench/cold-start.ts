@@ -1,7 +1,8 @@
 // Cold starts: each Lambda entry point bundled exactly as the CDK stack bundles it (its exported
 // BUNDLING settings), and the bare handler bundled the same way; the bundled size, and import plus
 // first request timed in fresh `node` processes pointed at DynamoDB Local, with the environment the
-// stack gives its functions (several times each, interleaved, the median reported).
+// stack gives its functions (several times each, interleaved, the median reported), and the import
+// once more with NODE_OPTIONS=--enable-source-maps, to show what loading the source maps would cost.
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,8 +19,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The stack's NodejsFunction bundling, as the esbuild options it stands for. */
 export const STACK_BUNDLING: BuildOptions = ESBUILD_OPTIONS
 
-/** Set on every function by the stack (source-mapped stack traces); it costs import time, so it is on here too. */
-export const STACK_NODE_OPTIONS = '--enable-source-maps'
+/** Source-mapped stack traces: measured here, left off by the stack for what it costs at import. */
+export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps'
 
 /** The same settings with esbuild's own main-field order for Node (CommonJS builds first), for the size comparison only. */
 export const MAIN_FIRST_BUNDLING: BuildOptions = { ...STACK_BUNDLING, mainFields: undefined }
@@ -35,7 +36,7 @@ export interface ColdTarget {
 
 export interface ColdResult {
   readonly name: string
-  /** Size of the bundled JavaScript, and of its source map (loaded at start-up with --enable-source-maps). */
+  /** Size of the bundled JavaScript, and of its source map (deployed beside it, loaded only with --enable-source-maps). */
   readonly bytes: number
   readonly mapBytes: number
   /** Size of the same entry bundled with CommonJS builds first (esbuild's default for Node). */
@@ -45,6 +46,9 @@ export interface ColdResult {
   readonly importMs: number
   readonly firstRequestMs: number
   readonly totalMs: number
+  /** Median import with NODE_OPTIONS=--enable-source-maps, and what that adds to importMs. */
+  readonly importMsWithSourceMaps: number
+  readonly sourceMapCostMs: number
 }
 
 function restEvent(target: ColdTarget): string {
@@ -77,20 +81,26 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
       const bytes = await bundle(target, STACK_BUNDLING, file)
       const mapBytes = STACK_BUNDLING.sourcemap === true ? (await stat(`${file}.map`)).size : 0
       const mainFirstBytes = await bundle(target, MAIN_FIRST_BUNDLING, join(dir, 'main-first', target.name, 'index.mjs'))
-      bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[] })
+      bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[], mappedImports: [] as number[] })
     }
     const child = join(ROOT, 'bench', 'cold-start-child.mjs')
-    const childEnv = { PATH: process.env.PATH ?? '', NODE_OPTIONS: STACK_NODE_OPTIONS, ...env }
+    // As the stack runs them: no NODE_OPTIONS (an empty value, so the parent's options do not leak in).
+    const childEnv = { PATH: process.env.PATH ?? '', NODE_OPTIONS: '', ...env }
+    const mappedEnv = { ...childEnv, NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS }
+    const coldStart = async (b: { target: ColdTarget; file: string }, childEnvironment: Record<string, string>) => {
+      const { stdout } = await run(process.execPath, [child, b.file, restEvent(b.target)], { env: childEnvironment, cwd: dir })
+      const result = JSON.parse(stdout) as { importMs: number; firstRequestMs: number; statusCode: number }
+      if (result.statusCode !== 200) throw new Error(`cold start of ${b.target.name} answered ${result.statusCode}`)
+      return result
+    }
     for (let round = 0; round < runs; round++) {
       for (const b of bundles) {
-        const { stdout } = await run(process.execPath, [child, b.file, restEvent(b.target)], { env: childEnv, cwd: dir })
-        const result = JSON.parse(stdout) as { importMs: number; firstRequestMs: number; statusCode: number }
-        if (result.statusCode !== 200) throw new Error(`cold start of ${b.target.name} answered ${result.statusCode}`)
-        b.timings.push(result)
+        b.timings.push(await coldStart(b, childEnv))
+        b.mappedImports.push((await coldStart(b, mappedEnv)).importMs)
       }
     }
     const median = (values: number[]) => Number(percentile([...values].sort((a, b) => a - b), 50).toFixed(1))
-    return bundles.map(({ target, bytes, mapBytes, mainFirstBytes, timings }) => ({
+    return bundles.map(({ target, bytes, mapBytes, mainFirstBytes, timings, mappedImports }) => ({
       name: target.name,
       bytes,
       mapBytes,
@@ -99,6 +109,8 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
       importMs: median(timings.map((t) => t.importMs)),
       firstRequestMs: median(timings.map((t) => t.firstRequestMs)),
       totalMs: median(timings.map((t) => t.importMs + t.firstRequestMs)),
+      importMsWithSourceMaps: median(mappedImports),
+      sourceMapCostMs: Number((median(mappedImports) - median(timings.map((t) => t.importMs))).toFixed(1)),
     }))
   } finally {
     await rm(dir, { recursive: true, force: true })

@@ -15,13 +15,31 @@ function projection(index: IndexDeclaration) {
     : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
 }
 
-/** The content table: on-demand, point-in-time recovery, and when `protect`ed kept on stack deletion. */
-export function createContentTable(scope: Construct, protect: boolean): Table {
+/** On-demand maximum throughput, in request units per second; 0 leaves that side unbounded. */
+export interface MaxThroughput {
+  readonly maxReadRequestUnits: number
+  readonly maxWriteRequestUnits: number
+}
+
+function maxThroughput(max: MaxThroughput) {
+  return {
+    maxReadRequestUnits: max.maxReadRequestUnits > 0 ? max.maxReadRequestUnits : undefined,
+    maxWriteRequestUnits: max.maxWriteRequestUnits > 0 ? max.maxWriteRequestUnits : undefined,
+  }
+}
+
+/**
+ * The content table: on-demand with a cost ceiling (`max`, on the table and every index), point-in-time
+ * recovery, and when `protect`ed kept on stack deletion.
+ */
+export function createContentTable(scope: Construct, protect: boolean, max: MaxThroughput): Table {
   const table = new Table(scope, 'ContentTable', {
     partitionKey: attribute(TABLE.partitionKey),
     sortKey: attribute(TABLE.sortKey),
     // Traffic is spiky and per content type; on-demand needs no capacity planning or autoscaling.
     billingMode: BillingMode.PAY_PER_REQUEST,
+    // A runaway loop or a flood is throttled at this rate instead of billed without limit.
+    ...maxThroughput(max),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     // Protected stages (prod) survive `cdk destroy` and a mistaken stack replacement.
     deletionProtection: protect,
@@ -33,6 +51,7 @@ export function createContentTable(scope: Construct, protect: boolean): Table {
       partitionKey: attribute(index.partitionKey),
       sortKey: attribute(index.sortKey),
       ...projection(index),
+      ...maxThroughput(max),
     })
   }
   return table

@@ -8,7 +8,12 @@ export interface GatewayError {
   readonly status: number
   readonly name: string
   readonly message: string
+  /** Response headers besides Content-Type and CORS, as header name -> value. */
+  readonly headers?: Readonly<Record<string, string>>
 }
+
+/** Seconds a throttled client is told to wait: API Gateway's token bucket refills every second. */
+export const THROTTLE_RETRY_AFTER = '1'
 
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
   // A REST API answers a path (or method) without a resource with this type, as a 403.
@@ -17,11 +22,12 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.ACCESS_DENIED, status: 403, name: 'ForbiddenError', message: 'Forbidden' },
   { type: ResponseType.REQUEST_TOO_LARGE, status: 413, name: 'PayloadTooLargeError', message: 'Request is too large' },
   { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, status: 415, name: 'UnsupportedMediaTypeError', message: 'Unsupported Media Type' },
-  { type: ResponseType.THROTTLED, status: 429, name: 'TooManyRequestsError', message: 'Too Many Requests' },
-  { type: ResponseType.QUOTA_EXCEEDED, status: 429, name: 'TooManyRequestsError', message: 'Too Many Requests' },
+  { type: ResponseType.THROTTLED, status: 429, name: 'TooManyRequestsError', message: 'Too Many Requests', headers: { 'Retry-After': THROTTLE_RETRY_AFTER } },
+  { type: ResponseType.QUOTA_EXCEEDED, status: 429, name: 'TooManyRequestsError', message: 'Too Many Requests', headers: { 'Retry-After': THROTTLE_RETRY_AFTER } },
   { type: ResponseType.INTEGRATION_TIMEOUT, status: 504, name: 'GatewayTimeoutError', message: 'Gateway Timeout' },
   // Setting a status on a DEFAULT_ type applies it to every type of its class not listed above.
-  { type: ResponseType.DEFAULT_4XX, status: 400, name: 'ValidationError', message: 'Bad Request' },
+  // Any other 4XX the gateway produces (a malformed request, a bad API key): not a validation of the body.
+  { type: ResponseType.DEFAULT_4XX, status: 400, name: 'BadRequestError', message: 'Bad Request' },
   { type: ResponseType.DEFAULT_5XX, status: 502, name: 'BadGatewayError', message: 'Bad Gateway' },
 ]
 

@@ -10,28 +10,56 @@ export const SETTING_KEYS = [
   'api.rest.defaultLimit',
   'api.rest.maxLimit',
   'api.rest.findOneShape',
+  'api.rest.maxScan',
+  'api.rest.maxResponseBytes',
+  'api.rest.cache.maxAge',
+  'api.rest.cache.sMaxAge',
+  'api.rest.cache.staleWhileRevalidate',
+  'api.rest.pageCache',
   'throttle.rateLimit',
   'throttle.burstLimit',
+  'throttle.adminRateLimit',
+  'throttle.adminBurstLimit',
+  'waf.rateLimit',
+  'table.maxReadRequestUnits',
+  'table.maxWriteRequestUnits',
+  'budget.monthlyUsd',
+  'budget.email',
+  'cdn',
   'logRetentionDays',
   'protect',
 ] as const
+
+type SettingKey = (typeof SETTING_KEYS)[number]
 
 /** Stage names become part of resource names and the API URL. */
 const StageNameSchema = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,19}$/, 'must be 1-20 of [a-z0-9-], starting with a letter'))
 
 const WholeNumber = v.pipe(v.number('must be a whole number'), v.integer(), v.minValue(1))
+/** 0 turns the feature off. */
+const OptionalLimit = v.pipe(v.number('must be a whole number'), v.integer(), v.minValue(0))
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = Object.values(RetentionDays).filter((days): days is RetentionDays => typeof days === 'number')
 
 const StageSettingsSchema = v.pipe(
   v.object({
     rest: RestConfigSchema,
-    throttle: v.object({ rateLimit: WholeNumber, burstLimit: WholeNumber }),
+    /** Requests per second (and burst) of the whole stage, and of `/admin/*` alone. */
+    throttle: v.object({ rateLimit: WholeNumber, burstLimit: WholeNumber, adminRateLimit: WholeNumber, adminBurstLimit: WholeNumber }),
+    /** Requests per client IP in any 5 minutes before AWS WAF answers 429; 0: no web ACL. */
+    waf: v.object({ rateLimit: v.union([v.literal(0), v.pipe(WholeNumber, v.minValue(10, 'must be 0 or at least 10'))]) }),
+    /** On-demand maximum throughput of the table and each index (request units per second); 0: none. */
+    table: v.object({ maxReadRequestUnits: OptionalLimit, maxWriteRequestUnits: OptionalLimit }),
+    /** A monthly cost budget emailing `email` at 80% forecast and 100% actual; 0: none. */
+    budget: v.object({ monthlyUsd: OptionalLimit, email: v.string() }),
+    /** CloudFront in front of the API, caching anonymous GETs as their Cache-Control allows. */
+    cdn: v.boolean('must be true or false'),
     logRetentionDays: v.picklist(RETENTION_DAYS, `must be one of ${RETENTION_DAYS.join(', ')}`),
     /** Keep data on stack deletion (RETAIN, deletion protection) instead of allowing DESTROY. */
     protect: v.boolean('must be true or false'),
   }),
   v.check((settings) => settings.rest.defaultLimit <= settings.rest.maxLimit, 'api.rest.defaultLimit must not exceed api.rest.maxLimit'),
+  v.check((settings) => settings.budget.monthlyUsd === 0 || /^[^@\s]+@[^@\s]+$/.test(settings.budget.email), 'budget.monthlyUsd needs budget.email'),
 )
 
 export type StageSettings = v.InferOutput<typeof StageSettingsSchema>
@@ -50,14 +78,19 @@ function fromCli(value: unknown): unknown {
   return value === 'true' ? true : value === 'false' ? false : value
 }
 
-/** Settings of stages without an entry in cdk.json; `protect` defaults to true for `prod` only. */
-function defaults(stage: string): Record<(typeof SETTING_KEYS)[number], unknown> {
+/** Settings of stages without an entry in cdk.json (`undefined`: lib/config.ts's default); `protect` is true for `prod` only. */
+function defaults(stage: string): Partial<Record<SettingKey, unknown>> {
   return {
-    'api.rest.defaultLimit': undefined,
-    'api.rest.maxLimit': undefined,
-    'api.rest.findOneShape': undefined,
     'throttle.rateLimit': 50,
     'throttle.burstLimit': 100,
+    'throttle.adminRateLimit': 5,
+    'throttle.adminBurstLimit': 10,
+    'waf.rateLimit': 0,
+    'table.maxReadRequestUnits': 0,
+    'table.maxWriteRequestUnits': 0,
+    'budget.monthlyUsd': 0,
+    'budget.email': '',
+    'cdn': false,
     'logRetentionDays': 30,
     'protect': stage === 'prod',
   }
@@ -71,10 +104,31 @@ export function stageFromContext(context: ContextReader): Stage {
   const entry = entries[name.output] ?? {}
   const unknown = Object.keys(entry).filter((key) => !(SETTING_KEYS as readonly string[]).includes(key))
   if (unknown.length > 0) throw new Error(`Unknown settings in stages.${name.output}: ${unknown.join(', ')}`)
-  const value = (key: (typeof SETTING_KEYS)[number]) => fromCli(context(key) ?? entry[key] ?? defaults(name.output)[key])
+  const value = (key: SettingKey) => fromCli(context(key) ?? entry[key] ?? defaults(name.output)[key])
   const result = v.safeParse(StageSettingsSchema, {
-    rest: { defaultLimit: value('api.rest.defaultLimit'), maxLimit: value('api.rest.maxLimit'), findOneShape: value('api.rest.findOneShape') },
-    throttle: { rateLimit: value('throttle.rateLimit'), burstLimit: value('throttle.burstLimit') },
+    rest: {
+      defaultLimit: value('api.rest.defaultLimit'),
+      maxLimit: value('api.rest.maxLimit'),
+      findOneShape: value('api.rest.findOneShape'),
+      maxScan: value('api.rest.maxScan'),
+      maxResponseBytes: value('api.rest.maxResponseBytes'),
+      cache: {
+        maxAge: value('api.rest.cache.maxAge'),
+        sMaxAge: value('api.rest.cache.sMaxAge'),
+        staleWhileRevalidate: value('api.rest.cache.staleWhileRevalidate'),
+      },
+      pageCache: value('api.rest.pageCache'),
+    },
+    throttle: {
+      rateLimit: value('throttle.rateLimit'),
+      burstLimit: value('throttle.burstLimit'),
+      adminRateLimit: value('throttle.adminRateLimit'),
+      adminBurstLimit: value('throttle.adminBurstLimit'),
+    },
+    waf: { rateLimit: value('waf.rateLimit') },
+    table: { maxReadRequestUnits: value('table.maxReadRequestUnits'), maxWriteRequestUnits: value('table.maxWriteRequestUnits') },
+    budget: { monthlyUsd: value('budget.monthlyUsd'), email: value('budget.email') },
+    cdn: value('cdn'),
     logRetentionDays: value('logRetentionDays'),
     protect: value('protect'),
   })
@@ -83,4 +137,19 @@ export function stageFromContext(context: ContextReader): Stage {
     throw new Error(`Invalid settings for stage ${name.output}: ${problems.join('; ')}`)
   }
   return { name: name.output, settings: result.output }
+}
+
+/** The environment variables lib/config.ts reads the `api.rest.*` settings from. */
+export function restEnvironment(rest: StageSettings['rest']): Record<string, string> {
+  return {
+    API_REST_DEFAULT_LIMIT: String(rest.defaultLimit),
+    API_REST_MAX_LIMIT: String(rest.maxLimit),
+    API_REST_FIND_ONE_SHAPE: rest.findOneShape,
+    API_REST_MAX_SCAN: String(rest.maxScan),
+    API_REST_MAX_RESPONSE_BYTES: String(rest.maxResponseBytes),
+    API_REST_CACHE_MAX_AGE: String(rest.cache.maxAge),
+    API_REST_CACHE_S_MAXAGE: String(rest.cache.sMaxAge),
+    API_REST_CACHE_STALE_WHILE_REVALIDATE: String(rest.cache.staleWhileRevalidate),
+    API_REST_PAGE_CACHE: String(rest.pageCache),
+  }
 }

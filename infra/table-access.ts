@@ -1,17 +1,28 @@
 // What each kind of function may do with the table: exactly the DynamoDB actions its code path
-// sends (transactions need the action of each item they write), on the table and the indexes it
-// queries, nothing else. Read from lib/storage: documents.ts, lists.ts, settings.ts.
+// sends (transactions need the action of each item they hold), on the table and the indexes it
+// queries, and, by the partition key (`dynamodb:LeadingKeys`), which items it may write or read.
+// Read from lib/storage: documents.ts, lists.ts, settings.ts, and lib/table.ts's META keys.
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
-import { TABLE } from '../lib/table.js'
+import { META, TABLE } from '../lib/table.js'
+
+/** Partition key of the per-locale registration items (read in ConditionChecks, written by admin). */
+export const LOCALE_KEY = META.locale
+
+/** Actions that write an item; a Deny on these with LeadingKeys keeps a function off those partitions. */
+export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const
 
 export interface TableAccess {
   /** Actions on the base table. */
   readonly actions: readonly string[]
-  /** Indexes the function queries; Query is allowed on these alone. */
-  readonly indexes: readonly string[]
+  /** Query on every index lib/table.ts declares. */
+  readonly queriesIndexes: boolean
+  /** Partition keys (StringLike patterns) the function may never write. */
+  readonly denyWrites: readonly string[]
+  /** When set, the only partition keys (StringLike patterns) the function may touch at all. */
+  readonly onlyKeys?: readonly string[]
 }
 
-/** A content type's function: documents, lists, counts, and reading tokens, roles and locales. */
+/** A content type's function: documents, `#seq`, `#count`; reads `#config`, `#token`, `#locale` but never writes them. */
 export const CONTENT_ACCESS: TableAccess = {
   actions: [
     'dynamodb:GetItem', // versions, counts, locale registry, public role, token by hash
@@ -20,37 +31,52 @@ export const CONTENT_ACCESS: TableAccess = {
     'dynamodb:PutItem', // new versions and document heads (in transactions)
     'dynamodb:UpdateItem', // id sequence, updates, count items
     'dynamodb:DeleteItem', // deleted versions and heads (in transactions)
+    'dynamodb:ConditionCheckItem', // the locale written to is registered (`#locale` items)
   ],
-  indexes: TABLE.indexes.map((index) => index.name),
+  queriesIndexes: true,
+  denyWrites: [`${META.token}*`, `${META.config}*`, `${LOCALE_KEY}*`],
 }
 
-/** `GET /api/i18n/locales`: the locale registry and the caller's token or the public role. */
+/** `GET /api/i18n/locales` and `/api/openapi.json`: reads the registry and public role (`#config`) and the caller's token. */
 export const LOCALES_ACCESS: TableAccess = {
   actions: ['dynamodb:GetItem'],
-  indexes: [],
+  queriesIndexes: false,
+  denyWrites: [],
+  onlyKeys: [META.config, META.token],
 }
 
-/** The administration API: locale registry, public role, API tokens. */
+/** The administration API: locale registry, public role, API tokens, and backfills of documents (reindex, rebuild). */
 export const ADMIN_ACCESS: TableAccess = {
   actions: [
-    'dynamodb:GetItem', // registry, public role
-    'dynamodb:Query', // token list (base table)
-    'dynamodb:PutItem', // registry, public role, new tokens
-    'dynamodb:UpdateItem', // token id sequence
-    'dynamodb:DeleteItem', // revoked tokens
-    'dynamodb:ConditionCheckItem', // a removed locale must hold no versions (in the registry transaction)
+    'dynamodb:GetItem', // registry, public role, documents
+    'dynamodb:Query', // token list, a document's versions (base table)
+    'dynamodb:Scan', // the reindex walks the table (POST /admin/reindex), a page a call
+    'dynamodb:PutItem', // registry, public role, new tokens, `#locale` items
+    'dynamodb:UpdateItem', // token id sequence, reindexed documents
+    'dynamodb:DeleteItem', // revoked tokens, `#locale` items
+    'dynamodb:ConditionCheckItem', // a removed locale holds no versions; `#seq`, `#count` unchanged
   ],
-  indexes: [],
+  queriesIndexes: true,
+  denyWrites: [],
 }
 
 /** The IAM statements granting `access` on the table `tableArn`. */
 export function tableStatements(tableArn: string, access: TableAccess): PolicyStatement[] {
-  const statements = [new PolicyStatement({ effect: Effect.ALLOW, actions: [...access.actions], resources: [tableArn] })]
-  if (access.indexes.length > 0) {
+  const onlyKeys = access.onlyKeys === undefined ? undefined : { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.onlyKeys] } }
+  const statements = [new PolicyStatement({ effect: Effect.ALLOW, actions: [...access.actions], resources: [tableArn], conditions: onlyKeys })]
+  if (access.queriesIndexes) {
     statements.push(new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ['dynamodb:Query'],
-      resources: access.indexes.map((name) => `${tableArn}/index/${name}`),
+      resources: TABLE.indexes.map((index) => `${tableArn}/index/${index.name}`),
+    }))
+  }
+  if (access.denyWrites.length > 0) {
+    statements.push(new PolicyStatement({
+      effect: Effect.DENY,
+      actions: [...WRITE_ACTIONS],
+      resources: [tableArn],
+      conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...access.denyWrites] } },
     }))
   }
   return statements

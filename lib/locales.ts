@@ -2,7 +2,7 @@
 // case-insensitive, default when omitted), and the administration operations. Reads are cached
 // for `ttlMs`; this process's own writes refresh the cache at once.
 import { contentTypes } from './content-types.js'
-import { ApiError, badRequest, conflict, notFound, queryDetails } from './errors.js'
+import { ApiError, badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
 import { KEY_VERSION } from './storage/index-keys.js'
 import type { LocaleGuard, LocaleGuards } from './storage/documents.js'
@@ -106,7 +106,7 @@ export class LocaleService implements LocaleGuards {
   /** What writes check: the fallback epoch and chains of the cached registry. */
   async current(): Promise<LocaleGuard> {
     const registry = await this.registry()
-    return { epoch: registry.epoch, chains: chainsOf(registry.locales) }
+    return { epoch: registry.epoch, stored: registry.rev > 0, chains: chainsOf(registry.locales) }
   }
 
   /**
@@ -117,16 +117,17 @@ export class LocaleService implements LocaleGuards {
   async refresh(locale: string): Promise<LocaleGuard> {
     let registry = await this.registry(true)
     if (!registry.locales.some((entry) => entry.code === locale)) await this.resolve(locale)
-    if (!(await this.store.localeItemCurrent(locale, registry.epoch))) {
+    if (registry.rev > 0 && !(await this.store.localeItemCurrent(locale, registry.epoch))) {
+      // A registry stored before registration items existed (an upgraded table): store it again,
+      // which writes them. Only the admin function may (the reindex does it first); elsewhere a 503.
       try {
         registry = await this.save(registry, { ...registry })
       } catch (error) {
-        // Another request stored it first: its registry is as good.
-        if (!(error instanceof ApiError && error.status === 409)) throw error
+        if (!(error instanceof ApiError && error.status === 409)) throw serviceUnavailable()
         registry = await this.registry(true)
       }
     }
-    return { epoch: registry.epoch, chains: chainsOf(registry.locales) }
+    return { epoch: registry.epoch, stored: registry.rev > 0, chains: chainsOf(registry.locales) }
   }
 
   /** The fallback chain of a registered locale (itself first), or undefined when it has no fallback. */

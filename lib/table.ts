@@ -108,8 +108,10 @@ export const META = {
   sequence: '#seq',
   /** Count and revision of a list: `{ documentId: '#count', locale: '<uid>#<list>' }`. */
   count: '#count',
-  /** Settings: the locale registry (`locales`), the public role, the index state (`index`). */
+  /** Settings: the locale registry (`locales`) and the public role (`role#public`). */
   config: '#config',
+  /** Which key version the slot indexes are complete for: `{ documentId: '#index', locale: 'state' }`. */
+  index: '#index',
   /** API tokens: `{ documentId: '#token', locale: <hash of the access key> }`. */
   token: '#token',
   /** One item per registered locale, `{ documentId: '#locale', locale: <code>, epoch }`. */

@@ -33,6 +33,8 @@ export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
   readonly epoch: number
+  /** False while the registry was never stored (the built-in `en` only): no registration items exist yet. */
+  readonly stored: boolean
   readonly chains: Chains
 }
 
@@ -137,7 +139,7 @@ export class DocumentStore {
       state ??= await this.getDocument(type, documentId)
       const now = this.now()
       const { versions, result } = mutation(state, now)
-      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard.epoch), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
+      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
       // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
       if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw payloadTooLarge(MAX_TRANSACTION_BYTES)
@@ -178,7 +180,11 @@ export class DocumentStore {
   }
 
   /** The locale is still registered and the fallback chains are those this write was planned with. */
-  private localeCheck(locale: string, epoch: number): TransactItem {
+  private localeCheck(locale: string, { epoch, stored }: LocaleGuard): TransactItem {
+    // Before any registry is stored, the built-in one holds: the check is that none was stored meanwhile.
+    if (!stored) {
+      return { ConditionCheck: { TableName: this.tableName, Key: { documentId: META.config, locale: 'locales' }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+    }
     return {
       ConditionCheck: {
         TableName: this.tableName,

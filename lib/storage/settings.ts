@@ -42,7 +42,7 @@ export interface StoredToken {
 
 const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
 const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
-const INDEX_STATE_KEY = { documentId: META.config, locale: 'index' }
+const INDEX_STATE_KEY = { documentId: META.index, locale: 'state' }
 
 export class SettingsStore {
   constructor(

@@ -1,73 +1,14 @@
 // The synthesized stack (bundling skipped), asserted against lib/table.ts, the content-type
 // registry and the issue: table, functions, routes, least-privilege policies, secrets, outputs.
 import { readdirSync, readFileSync } from 'node:fs'
-import { App } from 'aws-cdk-lib'
-import { Match, Template } from 'aws-cdk-lib/assertions'
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda'
-import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager'
+import { Match } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLING, ContentApiStack, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { stageFromContext } from '../../infra/stage-config.js'
+import { configFromEnv } from '../../lib/config.js'
 import { contentTypes } from '../../lib/content-types.js'
 import { TABLE } from '../../lib/table.js'
-
-type Resources = Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>
-
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>
-
-/** Synthesizes the stack of `stage` with cdk.json's context plus `context`, without bundling. */
-function synth(stage: string, context: Record<string, unknown> = {}) {
-  const app = new App({ context: { ...cdkJsonContext, ...context, stage, 'aws:cdk:bundling-stacks': [] } })
-  const stack = new ContentApiStack(app, `Test-${stage}`, { stage: stageFromContext((key) => app.node.tryGetContext(key)) })
-  const template = Template.fromStack(stack)
-  const logicalId = (entry: string) => {
-    const fn = stack.functions.get(entry)
-    if (fn === undefined) throw new Error(`no function for ${entry}`)
-    return stack.getLogicalId(fn.node.defaultChild as CfnFunction)
-  }
-  /** The logical id of the secret construct `id` (AdminTokenSecret, TokenHashKeySecret). */
-  const secretId = (id: string) => stack.getLogicalId(stack.node.findChild(id).node.defaultChild as CfnSecret)
-  return { stack, template, resources: template.toJSON().Resources as Resources, logicalId, secretId }
-}
-
-function ofType(resources: Resources, type: string) {
-  return Object.entries(resources).filter(([, resource]) => resource.Type === type)
-}
-
-/** Every proxy route of the REST API as `METHOD /path -> function logical id`. */
-function routes(resources: Resources): string[] {
-  const path = (ref: any): string => {
-    if (ref['Fn::GetAtt']?.[1] === 'RootResourceId') return ''
-    const resource = resources[ref.Ref]!
-    return `${path(resource.Properties.ParentId)}/${resource.Properties.PathPart}`
-  }
-  return ofType(resources, 'AWS::ApiGateway::Method')
-    .filter(([, method]) => method.Properties.Integration?.Type === 'AWS_PROXY')
-    .map(([, method]) => {
-      const target = /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(JSON.stringify(method.Properties.Integration.Uri))?.[1]
-      return `${method.Properties.HttpMethod} ${path(method.Properties.ResourceId)} -> ${target}`
-    })
-    .sort()
-}
-
-/** The policy statements attached to a function's role. */
-function statementsOf(resources: Resources, functionId: string): any[] {
-  const roleId = resources[functionId]!.Properties.Role['Fn::GetAtt'][0]
-  return ofType(resources, 'AWS::IAM::Policy')
-    .filter(([, policy]) => policy.Properties.Roles.some((role: any) => role.Ref === roleId))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
-}
-
-const tableId = (resources: Resources) => ofType(resources, 'AWS::DynamoDB::Table')[0]![0]
-const tableArn = (resources: Resources) => ({ 'Fn::GetAtt': [tableId(resources), 'Arn'] })
-const indexArn = (resources: Resources, name: string) => ({ 'Fn::Join': ['', [tableArn(resources), `/index/${name}`]] })
-const actionsOf = (statement: any): string[] => [statement.Action].flat().sort()
-
-// Derived from lib/storage: the SDK commands each function's code path sends (transactions need
-// the action of each item they hold). The locales function only reads settings items.
-const CONTENT_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
-const ADMIN_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
-const LOCALES_ACTIONS = ['dynamodb:GetItem']
+import { actionsOf, cdkJsonContext, ofType, routes, statementsOf, synth, tableArn, tableId } from './synth.js'
 
 const CONTENT_ENTRIES = Object.keys(contentTypes).map((name) => `functions/${name}.ts`)
 /** Every function identifies or creates API tokens; only the admin function checks the admin token. */
@@ -105,8 +46,14 @@ describe('the dev stack', () => {
             { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
           ],
           Projection: projection,
+          // cdk.json: dev's cost ceiling applies to every index as to the table.
+          OnDemandThroughput: { MaxReadRequestUnits: 200, MaxWriteRequestUnits: 100 },
         })
       }
+    })
+
+    it('caps on-demand throughput of the table at the stage maximum', () => {
+      expect(synthed.resources[tableId(synthed.resources)]!.Properties.OnDemandThroughput).toEqual({ MaxReadRequestUnits: 200, MaxWriteRequestUnits: 100 })
     })
 
     it('is on-demand with point-in-time recovery, and may be destroyed on dev', () => {
@@ -146,7 +93,12 @@ describe('the dev stack', () => {
         API_REST_DEFAULT_LIMIT: '25',
         API_REST_MAX_LIMIT: '100',
         API_REST_FIND_ONE_SHAPE: 'array',
-        NODE_OPTIONS: '--enable-source-maps',
+        API_REST_MAX_SCAN: '20000',
+        API_REST_MAX_RESPONSE_BYTES: '5000000',
+        API_REST_CACHE_MAX_AGE: '0',
+        API_REST_CACHE_S_MAXAGE: '0',
+        API_REST_CACHE_STALE_WHILE_REVALIDATE: '0',
+        API_REST_PAGE_CACHE: '500',
       })
       const logGroupId = fn.LoggingConfig.LogGroup.Ref
       expect(synthed.resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } })
@@ -175,6 +127,7 @@ describe('the dev stack', () => {
         }
       }
       expected.push(`ANY /api/i18n/locales -> ${synthed.logicalId('functions/locales.ts')}`)
+      expected.push(`ANY /api/openapi.json -> ${synthed.logicalId('functions/locales.ts')}`)
       expected.push(`ANY /admin/{proxy+} -> ${synthed.logicalId('functions/admin.ts')}`)
       expect(routes(synthed.resources)).toEqual(expected.sort())
     })
@@ -219,91 +172,6 @@ describe('the dev stack', () => {
         expect(body).toEqual({ data: null, error: { status: Number(response.StatusCode), name: expect.any(String), message: expect.any(String), details: {} } })
         expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'")
       }
-    })
-  })
-
-  describe('permissions', () => {
-    it.each([
-      ['functions/article.ts', CONTENT_ACTIONS],
-      ['functions/homepage.ts', CONTENT_ACTIONS],
-      ['functions/locales.ts', LOCALES_ACTIONS],
-      ['functions/admin.ts', ADMIN_ACTIONS],
-    ])('%s holds exactly the table actions it uses, on the table only', (entry, actions) => {
-      const statements = statementsOf(synthed.resources, synthed.logicalId(entry))
-      const onTable = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn(synthed.resources)))
-      expect(onTable).toHaveLength(1)
-      expect(actionsOf(onTable[0])).toEqual(actions)
-    })
-
-    it.each(['functions/article.ts', 'functions/homepage.ts'])('%s may Query the list indexes and nothing else on them', (entry) => {
-      const onIndexes = statementsOf(synthed.resources, synthed.logicalId(entry)).filter((s) => JSON.stringify(s.Resource).includes('/index/'))
-      expect(onIndexes).toHaveLength(1)
-      expect(actionsOf(onIndexes[0])).toEqual(['dynamodb:Query'])
-      expect(onIndexes[0].Resource).toEqual(expect.arrayContaining(TABLE.indexes.map((index) => indexArn(synthed.resources, index.name))))
-    })
-
-    it.each(['functions/locales.ts', 'functions/admin.ts'])('%s cannot read the indexes', (entry) => {
-      expect(JSON.stringify(statementsOf(synthed.resources, synthed.logicalId(entry)))).not.toContain('/index/')
-    })
-
-    it.each([...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts'])('%s may read exactly the secrets it needs, with GetSecretValue alone', (entry) => {
-      const statements = statementsOf(synthed.resources, synthed.logicalId(entry))
-      const onSecrets = statements.filter((s) => JSON.stringify(s).includes('secretsmanager'))
-      expect(onSecrets.every((s) => s.Effect === 'Allow' && s.Action === 'secretsmanager:GetSecretValue')).toBe(true)
-      expect(onSecrets.map((s) => s.Resource)).toEqual(expect.arrayContaining(SECRETS_OF(entry).map((id) => ({ Ref: synthed.secretId(id) }))))
-      expect(onSecrets).toHaveLength(SECRETS_OF(entry).length)
-    })
-
-    it('names the admin secret in no resource but the admin function and its role policy', () => {
-      const adminSecret = JSON.stringify({ Ref: synthed.secretId('AdminTokenSecret') })
-      const admin = synthed.logicalId('functions/admin.ts')
-      const adminRole = synthed.resources[admin]!.Properties.Role['Fn::GetAtt'][0]
-      const adminPolicies = ofType(synthed.resources, 'AWS::IAM::Policy')
-        .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: adminRole }]))
-        .map(([id]) => id)
-      expect(adminPolicies).toHaveLength(1)
-      const referencing = Object.entries(synthed.resources).filter(([, resource]) => JSON.stringify(resource).includes(adminSecret)).map(([id]) => id)
-      expect(referencing.sort()).toEqual([admin, ...adminPolicies].sort())
-    })
-
-    it('grants each function only its secrets, its table actions and log writes on its own log group', () => {
-      for (const entry of synthed.stack.functions.keys()) {
-        const id = synthed.logicalId(entry)
-        const statements = statementsOf(synthed.resources, id)
-        const secret = statements.filter((s) => JSON.stringify(s.Action).includes('secretsmanager'))
-        expect(secret).toHaveLength(SECRETS_OF(entry).length)
-        const logs = statements.filter((s) => JSON.stringify(s.Action).includes('logs:'))
-        expect(logs).toHaveLength(1)
-        expect(actionsOf(logs[0])).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents'])
-        expect(logs[0].Resource).toEqual({ 'Fn::GetAtt': [synthed.resources[id]!.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] })
-        expect(statements).toHaveLength(secret.length + logs.length + statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:')).length)
-      }
-    })
-
-    it('has no wildcard actions or resources and no managed policies', () => {
-      for (const [, policy] of ofType(synthed.resources, 'AWS::IAM::Policy')) {
-        for (const statement of policy.Properties.PolicyDocument.Statement) {
-          expect(actionsOf(statement).some((action) => action.includes('*'))).toBe(false)
-          expect([statement.Resource].flat()).not.toContain('*')
-        }
-      }
-      for (const [, role] of ofType(synthed.resources, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined()
-    })
-
-    it('grants, across all functions, every DynamoDB action lib/storage sends and no other', () => {
-      // Map the SDK commands and transaction items written in lib/storage to IAM actions.
-      const dir = new URL('../../lib/storage/', import.meta.url)
-      const sources = readdirSync(dir).filter((file) => file !== 'schema.ts').map((file) => readFileSync(new URL(file, dir), 'utf8')).join('\n')
-      const used = new Set<string>()
-      const commands: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', BatchGet: 'BatchGetItem', Scan: 'Scan', BatchWrite: 'BatchWriteItem' }
-      for (const [command, action] of Object.entries(commands)) if (sources.includes(`new ${command}Command(`)) used.add(`dynamodb:${action}`)
-      for (const [item, action] of [['Put', 'PutItem'], ['Update', 'UpdateItem'], ['Delete', 'DeleteItem'], ['ConditionCheck', 'ConditionCheckItem']]) {
-        if (new RegExp(`(^|\\{)\\s*${item}: `, 'm').test(sources)) used.add(`dynamodb:${action}`)
-      }
-      const granted = new Set(ofType(synthed.resources, 'AWS::IAM::Policy')
-        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement.flatMap(actionsOf))
-        .filter((action: string) => action.startsWith('dynamodb:')))
-      expect([...granted].sort()).toEqual([...used].sort())
     })
   })
 
@@ -377,6 +245,27 @@ describe('the prod stack', () => {
       MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 })]),
     })
   })
+
+  it('caches anonymous reads at shared caches for 60 s, stale for 300 s more (cdk.json)', () => {
+    for (const [, fn] of ofType(synthed.resources, 'AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ API_REST_CACHE_MAX_AGE: '0', API_REST_CACHE_S_MAXAGE: '60', API_REST_CACHE_STALE_WHILE_REVALIDATE: '300' })
+    }
+  })
+
+  it('caps the table and every index at the prod maximum throughput', () => {
+    const table = synthed.resources[tableId(synthed.resources)]!.Properties
+    const caps = [table, ...table.GlobalSecondaryIndexes].map((index: any) => index.OnDemandThroughput)
+    expect(caps).toEqual(Array(TABLE.indexes.length + 1).fill({ MaxReadRequestUnits: 4000, MaxWriteRequestUnits: 1000 }))
+  })
+
+  // A changed logical id makes CloudFormation replace the resource: a new, empty table (the retained
+  // one orphaned) or new secrets (every API token invalid). These ids must never change.
+  it.each([
+    ['AWS::DynamoDB::Table', ['ContentTableA82027C3']],
+    ['AWS::SecretsManager::Secret', ['AdminTokenSecretD8F9B0EF', 'TokenHashKeySecretF10DDA13']],
+  ])('keeps the logical ids of its stateful resources (%s)', (type, ids) => {
+    expect(ofType(synthed.resources, type).map(([id]) => id).sort()).toEqual(ids)
+  })
 })
 
 describe('stage settings', () => {
@@ -385,6 +274,14 @@ describe('stage settings', () => {
     for (const [, fn] of ofType(resources, 'AWS::Lambda::Function')) {
       expect(fn.Properties.Environment.Variables).toMatchObject({ API_REST_DEFAULT_LIMIT: '10', API_REST_MAX_LIMIT: '200', API_REST_FIND_ONE_SHAPE: 'object' })
     }
+  })
+
+  it('passes every api.rest.* setting of lib/config.ts to the functions under the name configFromEnv reads', () => {
+    const given = { 'api.rest.maxScan': '900', 'api.rest.maxResponseBytes': '1000', 'api.rest.cache.maxAge': '5', 'api.rest.cache.sMaxAge': '6', 'api.rest.cache.staleWhileRevalidate': '7', 'api.rest.pageCache': '0' }
+    const { resources } = synth('dev', given)
+    const env = ofType(resources, 'AWS::Lambda::Function')[0]![1].Properties.Environment.Variables
+    const config = configFromEnv({ ...env, TABLE_NAME: 'content' })
+    expect(config.rest).toMatchObject({ maxScan: 900, maxResponseBytes: 1000, cache: { maxAge: 5, sMaxAge: 6, staleWhileRevalidate: 7 }, pageCache: 0 })
   })
 
   it('treats a stage without an entry in cdk.json as unprotected, and prod as protected by default', () => {
@@ -402,6 +299,11 @@ describe('stage settings', () => {
     [{ logRetentionDays: 8 }, /logRetentionDays/],
     [{ stage: 'Prod!' }, /stage/],
     [{ stages: { dev: { 'api.rest.maxlimit': 5 } } }, /Unknown settings in stages\.dev: api\.rest\.maxlimit/],
+    [{ 'waf.rateLimit': 5 }, /waf\.rateLimit: must be 0 or at least 10/],
+    [{ 'budget.monthlyUsd': 50 }, /budget\.monthlyUsd needs budget\.email/],
+    [{ 'throttle.adminRateLimit': 0 }, /throttle\.adminRateLimit/],
+    [{ 'api.rest.cache.sMaxAge': -1 }, /rest\.cache\.sMaxAge/],
+    [{ cdn: 'yes' }, /cdn/],
   ])('refuses to synthesize with %j', (context, message) => {
     const all: Record<string, unknown> = { ...cdkJsonContext, ...context }
     expect(() => stageFromContext((key) => all[key])).toThrow(message)

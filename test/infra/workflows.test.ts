@@ -1,18 +1,27 @@
-// The GitHub workflows, parsed: CI runs on pushes and pull requests with Node 22 and Java 17 and
-// type-checks, tests and synthesizes; Deploy runs CI, then dev, then prod behind the
-// `production` environment, with AWS credentials from GitHub OIDC only.
+// The GitHub workflows, parsed: CI runs on pushes and pull requests with Node 22 against DynamoDB
+// Local as a service and type-checks, tests and synthesizes; Deploy runs from main only: CI, then
+// dev, then prod behind the `production` environment with prod's diff shown before, each deploy
+// smoke-tested, queued per environment, with AWS credentials from GitHub OIDC only; every action
+// pinned by commit SHA. compose.yaml runs the same DynamoDB Local image with its data in a volume.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
 interface Step {
   name?: string
+  id?: string
+  shell?: string
+  env?: Record<string, string>
   uses?: string
   run?: string
   with?: Record<string, unknown>
 }
 interface Job {
+  if?: string
   needs?: string | string[]
+  concurrency?: { group: string; 'cancel-in-progress': boolean }
+  services?: Record<string, { image: string; ports?: string[] }>
+  env?: Record<string, string>
   uses?: string
   environment?: string | { name: string }
   permissions?: Record<string, string>
@@ -20,6 +29,7 @@ interface Job {
 }
 interface Workflow {
   on: Record<string, unknown>
+  concurrency?: unknown
   permissions?: Record<string, string>
   jobs: Record<string, Job>
 }
@@ -40,10 +50,19 @@ describe('ci.yml', () => {
     expect(Object.keys(ci.on)).toEqual(expect.arrayContaining(['pull_request', 'push', 'workflow_call']))
   })
 
-  it('checks out, sets up Node 22 and Java 17 (temurin)', () => {
+  it('checks out and sets up Node 22', () => {
     expect(uses(job!, 'actions/checkout')).toBeDefined()
     expect(String(uses(job!, 'actions/setup-node')?.with?.['node-version'])).toBe('22')
-    expect(uses(job!, 'actions/setup-java')?.with).toMatchObject({ distribution: 'temurin', 'java-version': '17' })
+  })
+
+  it('runs the tests against the DynamoDB Local image as a service, on loopback, through DYNAMODB_ENDPOINT', () => {
+    const services = Object.values(job!.services ?? {})
+    expect(services).toHaveLength(1)
+    expect(services[0]!.image).toBe(compose.services.dynamodb?.image)
+    expect(services[0]!.ports).toEqual(['8000:8000'])
+    expect(job!.env?.DYNAMODB_ENDPOINT).toBe('http://127.0.0.1:8000')
+    // No Java: test/support/global-setup.ts starts no jar when DYNAMODB_ENDPOINT is set.
+    expect(uses(job!, 'actions/setup-java')).toBeUndefined()
   })
 
   it('installs with npm ci, then type-checks, tests and synthesizes, in that order', () => {
@@ -58,14 +77,70 @@ describe('ci.yml', () => {
   })
 })
 
+const compose = parse(readFileSync(new URL('../../compose.yaml', import.meta.url), 'utf8')) as {
+  services: Record<string, { image: string; command: string; ports: string[]; volumes: string[] }>
+  volumes: Record<string, unknown>
+}
+
+describe('compose.yaml', () => {
+  const dynamodb = compose.services.dynamodb!
+
+  it('runs a pinned amazon/dynamodb-local, on disk with one shared database, not in memory', () => {
+    expect(dynamodb.image).toMatch(/^amazon\/dynamodb-local:\d+\.\d+\.\d+$/)
+    expect(dynamodb.command).toBe('-jar DynamoDBLocal.jar -sharedDb -dbPath /home/dynamodblocal/data')
+    expect(dynamodb.command).not.toContain('-inMemory')
+  })
+
+  it('keeps the data in a named volume and listens on 127.0.0.1:8000 only', () => {
+    expect(dynamodb.volumes).toEqual(['dynamodb-data:/home/dynamodblocal/data'])
+    expect(Object.keys(compose.volumes)).toEqual(['dynamodb-data'])
+    expect(dynamodb.ports).toEqual(['127.0.0.1:8000:8000'])
+  })
+})
+
+describe('every workflow', () => {
+  it.each(['ci.yml', 'deploy.yml'])('%s pins each action to a full commit SHA', (file) => {
+    const actions = Object.values(workflow(file).jobs).flatMap((job) => (job.steps ?? []).flatMap((step) => (step.uses === undefined ? [] : [step.uses])))
+    expect(actions.length).toBeGreaterThan(0)
+    for (const action of actions) expect(action).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/)
+  })
+})
+
 describe('deploy.yml', () => {
   const deploy = workflow('deploy.yml')
   const deployJobs = Object.entries(deploy.jobs).filter(([, job]) => job.steps !== undefined)
-  const byStage = (stage: string) => deployJobs.find(([, job]) => runs(job).some((command) => command.includes(`--context stage=${stage}`)))
+  const byStage = (stage: string) => deployJobs.find(([, job]) => runs(job).some((command) => command.startsWith(`npm run deploy -- --context stage=${stage}`)))
 
-  it('runs on pushes to main and by hand', () => {
+  it('runs on pushes to main and by hand, and every job only on main (a manual run from a branch deploys nothing)', () => {
     expect(deploy.on.push).toEqual({ branches: ['main'] })
     expect(Object.keys(deploy.on)).toContain('workflow_dispatch')
+    for (const job of Object.values(deploy.jobs)) expect(job.if).toBe("github.ref == 'refs/heads/main'")
+  })
+
+  it('queues deploys per environment, never cancelling one midway, and has no workflow-wide lock', () => {
+    expect(deploy.concurrency).toBeUndefined()
+    for (const [, job] of deployJobs) {
+      expect(job.concurrency?.group).toBe(`env-${environmentOf(job)}`)
+    }
+    for (const stage of ['dev', 'prod']) expect(byStage(stage)![1].concurrency?.['cancel-in-progress']).toBe(false)
+  })
+
+  it('shows prod\'s cdk diff in the job summary before the approval, with a role of its own', () => {
+    const [diffName, diff] = deployJobs.find(([, job]) => runs(job).some((command) => command.includes('cdk diff --context stage=prod')))!
+    expect(environmentOf(diff)).toBe('production-diff')
+    expect(runs(diff).join('\n')).toContain('>> "$GITHUB_STEP_SUMMARY"')
+    expect(diff.steps!.find((step) => step.run?.includes('cdk diff'))?.shell).toBe('bash') // pipefail: a failed diff fails the job
+    expect(runs(diff).some((command) => command.includes('npm run deploy'))).toBe(false)
+    expect([byStage('prod')![1].needs].flat()).toContain(diffName)
+  })
+
+  it.each(['dev', 'prod'])('smoke-tests %s after deploying it, against the URL the deploy output', (stage) => {
+    const [, job] = byStage(stage)!
+    const steps = job.steps!
+    const deployAt = steps.findIndex((step) => step.id === 'deploy')
+    const smokeAt = steps.findIndex((step) => step.run?.trim() === 'npx tsx infra/smoke.ts "$API_URL"')
+    expect(smokeAt).toBeGreaterThan(deployAt)
+    expect(steps[smokeAt]!.env?.API_URL).toBe('${{ steps.deploy.outputs.url }}')
   })
 
   it('runs the CI workflow before deploying dev', () => {
@@ -80,6 +155,7 @@ describe('deploy.yml', () => {
     const [, prod] = byStage('prod')!
     expect([prod.needs].flat()).toContain(devName)
     expect(environmentOf(prod)).toBe('production')
+    expect(environmentOf(byStage('dev')![1])).toBe('dev')
   })
 
   it.each(['dev', 'prod'])('deploys %s with cdk deploy, assuming a role through GitHub OIDC', (stage) => {

@@ -87,7 +87,7 @@ describe('reindex', () => {
       return { PutRequest: { Item: stripped } }
     })
     // ...and without the heads or the record of a completed index (the documents' id sequence exists).
-    const gone = items.filter((item) => item.locale === '#head' || (item.documentId === '#config' && item.locale === 'index'))
+    const gone = items.filter((item) => item.locale === '#head' || item.documentId === '#index')
     const deletes = gone.map((item) => ({ DeleteRequest: { Key: { documentId: item.documentId, locale: item.locale } } }))
     await ctx.db.send(new BatchWriteCommand({ RequestItems: { [ctx.config.tableName]: [...old, ...deletes] } }))
     // While not reindexed the slot indexes lack these documents: lists read the documents instead.

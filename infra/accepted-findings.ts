@@ -1,0 +1,38 @@
+// The cdk-nag (AwsSolutions) findings this stack accepts, each acknowledged on the construct it is
+// about, with the reason. test/infra/nag.test.ts runs the pack and fails on any finding not listed here.
+import { Validations, type Stack } from 'aws-cdk-lib'
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway'
+import type { IConstruct } from 'constructs'
+import type { StageSettings } from './stage-config.js'
+
+/** cdk-nag's rule id for `Validations.acknowledge` (plugin name, then rule). */
+const rule = (id: string) => `AwsSolutions::AwsSolutions-${id}`
+
+/** Why each accepted rule does not apply, by rule. */
+export const ACCEPTED: Readonly<Record<string, string>> = {
+  SMG4: 'Rotating the admin token or the token hash key is a manual, documented step (README, Secrets): rotating the hash key invalidates every API token, so it must never happen on a schedule.',
+  APIG2: 'Every function parses and validates its own input (qs + valibot) and answers 4xx in the error envelope; a gateway model would duplicate that and answer in another shape.',
+  APIG4: 'Authorization is the API\'s own: bearer API tokens and the public role, checked by each function (Strapi semantics); anonymous reads are allowed on purpose.',
+  COG4: 'No end users in Cognito: clients hold API tokens the admin API issues.',
+  L1: 'Node.js 22 is the runtime the bundles target (node22) and the tests and the benchmark run; moving to a newer runtime moves all three together.',
+  APIG3: 'No web ACL on this stage (waf.rateLimit is 0): a stage for development; the stage throttles still apply. Set waf.rateLimit to add one.',
+  CFR1: 'Content is public and served worldwide on purpose: no geo restriction.',
+  CFR2: 'The per-IP rate rule sits on the API stage (waf.rateLimit); a CloudFront-scoped web ACL must live in us-east-1, outside this stack.',
+  CFR3: 'The API stage writes an access log line for every request that reaches it; CloudFront standard logs need an S3 bucket this stack does not keep.',
+  CFR4: 'The default *.cloudfront.net certificate; TLS 1.2 minimum needs a custom domain and certificate, which a deployment adds with its own domain.',
+}
+
+function accept(scope: IConstruct, ...ids: string[]): void {
+  for (const id of ids) Validations.of(scope).acknowledge({ id: rule(id), reason: ACCEPTED[id]! })
+}
+
+/** Acknowledges the accepted findings on `stack`'s constructs; `api` is its REST API. */
+export function acceptFindings(stack: Stack, api: RestApi, functions: Iterable<IConstruct>, settings: StageSettings): void {
+  for (const id of ['AdminTokenSecret', 'TokenHashKeySecret']) accept(stack.node.findChild(id), 'SMG4')
+  accept(api, 'APIG2')
+  for (const method of api.methods) accept(method, 'APIG4', 'COG4')
+  for (const fn of functions) accept(fn, 'L1')
+  if (settings.waf.rateLimit === 0) accept(api.deploymentStage, 'APIG3')
+  const cdn = stack.node.tryFindChild('Cdn')
+  if (cdn !== undefined) accept(cdn, 'CFR1', 'CFR2', 'CFR3', 'CFR4')
+}

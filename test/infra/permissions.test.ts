@@ -1,0 +1,134 @@
+// Each function's role, statement by statement: exactly the DynamoDB actions its code path sends
+// (derived from lib/storage), on the table and the indexes of lib/table.ts, kept off the partitions
+// it must not write (`dynamodb:LeadingKeys`), plus its own secrets and log group.
+import { readdirSync, readFileSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { contentTypes } from '../../lib/content-types.js'
+import { TABLE } from '../../lib/table.js'
+import { actionsOf, indexArn, ofType, statementsOf, synth, tableArn } from './synth.js'
+
+// The SDK commands each function's code path sends (transactions need the action of each item they hold).
+const CONTENT_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
+const ADMIN_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']
+const LOCALES_ACTIONS = ['dynamodb:GetItem']
+const WRITES = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
+
+const CONTENT_ENTRIES = Object.keys(contentTypes).map((name) => `functions/${name}.ts`)
+const ALL_ENTRIES = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
+/** Every function identifies or creates API tokens; only the admin function checks the admin token. */
+const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
+
+describe('function permissions', () => {
+  let synthed: ReturnType<typeof synth>
+  beforeAll(() => {
+    synthed = synth('dev')
+  })
+  const tableStatementsOf = (entry: string) => statementsOf(synthed.resources, synthed.logicalId(entry))
+    .filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn(synthed.resources)))
+  const allowOn = (entry: string) => tableStatementsOf(entry).filter((s) => s.Effect === 'Allow')
+  const denyOn = (entry: string) => tableStatementsOf(entry).filter((s) => s.Effect === 'Deny')
+  const indexStatementsOf = (entry: string) => statementsOf(synthed.resources, synthed.logicalId(entry)).filter((s) => JSON.stringify(s.Resource).includes('/index/'))
+
+  it.each([
+    ...CONTENT_ENTRIES.map((entry) => [entry, CONTENT_ACTIONS] as const),
+    ['functions/locales.ts', LOCALES_ACTIONS] as const,
+    ['functions/admin.ts', ADMIN_ACTIONS] as const,
+  ])('%s is allowed exactly the table actions it uses, in one statement', (entry, actions) => {
+    expect(allowOn(entry)).toHaveLength(1)
+    expect(actionsOf(allowOn(entry)[0])).toEqual(actions)
+  })
+
+  it.each(CONTENT_ENTRIES)('%s may never write #token, #config or #locale items', (entry) => {
+    expect(allowOn(entry)[0].Condition).toBeUndefined()
+    expect(denyOn(entry)).toHaveLength(1)
+    expect(actionsOf(denyOn(entry)[0])).toEqual(WRITES)
+    expect(denyOn(entry)).toEqual([{
+      Effect: 'Deny',
+      Action: expect.any(Array),
+      Resource: tableArn(synthed.resources),
+      Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['#token*', '#config*', '#locale*'] } },
+    }])
+  })
+
+  it('lets the locales function read the #config and #token partitions only', () => {
+    expect(allowOn('functions/locales.ts')[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['#config', '#token'] } })
+    expect(denyOn('functions/locales.ts')).toEqual([])
+  })
+
+  it('lets the admin function manage every partition (settings, tokens, and documents for reindex and rebuild)', () => {
+    expect(allowOn('functions/admin.ts')[0].Condition).toBeUndefined()
+    expect(denyOn('functions/admin.ts')).toEqual([])
+  })
+
+  it.each([...CONTENT_ENTRIES, 'functions/admin.ts'])('%s may Query every index of lib/table.ts, and nothing else on them', (entry) => {
+    const onIndexes = indexStatementsOf(entry)
+    expect(onIndexes).toHaveLength(1)
+    expect(onIndexes[0].Effect).toBe('Allow')
+    expect(actionsOf(onIndexes[0])).toEqual(['dynamodb:Query'])
+    expect(onIndexes[0].Resource).toEqual(TABLE.indexes.map((index) => indexArn(synthed.resources, index.name)))
+  })
+
+  it('keeps the locales function off the indexes', () => {
+    expect(indexStatementsOf('functions/locales.ts')).toEqual([])
+  })
+
+  it.each(ALL_ENTRIES)('%s may read exactly the secrets it needs, with GetSecretValue alone', (entry) => {
+    const statements = statementsOf(synthed.resources, synthed.logicalId(entry))
+    const onSecrets = statements.filter((s) => JSON.stringify(s).includes('secretsmanager'))
+    expect(onSecrets.every((s) => s.Effect === 'Allow' && s.Action === 'secretsmanager:GetSecretValue')).toBe(true)
+    expect(onSecrets.map((s) => s.Resource)).toEqual(expect.arrayContaining(SECRETS_OF(entry).map((id) => ({ Ref: synthed.secretId(id) }))))
+    expect(onSecrets).toHaveLength(SECRETS_OF(entry).length)
+  })
+
+  it('names the admin secret in no resource but the admin function and its role policy', () => {
+    const adminSecret = JSON.stringify({ Ref: synthed.secretId('AdminTokenSecret') })
+    const admin = synthed.logicalId('functions/admin.ts')
+    const adminRole = synthed.resources[admin]!.Properties.Role['Fn::GetAtt'][0]
+    const adminPolicies = ofType(synthed.resources, 'AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: adminRole }]))
+      .map(([id]) => id)
+    expect(adminPolicies).toHaveLength(1)
+    const referencing = Object.entries(synthed.resources).filter(([, resource]) => JSON.stringify(resource).includes(adminSecret)).map(([id]) => id)
+    expect(referencing.sort()).toEqual([admin, ...adminPolicies].sort())
+  })
+
+  it('grants each function only its secrets, its table actions and log writes on its own log group', () => {
+    for (const entry of synthed.stack.functions.keys()) {
+      const id = synthed.logicalId(entry)
+      const statements = statementsOf(synthed.resources, id)
+      const secret = statements.filter((s) => JSON.stringify(s.Action).includes('secretsmanager'))
+      expect(secret).toHaveLength(SECRETS_OF(entry).length)
+      const logs = statements.filter((s) => JSON.stringify(s.Action).includes('logs:'))
+      expect(logs).toHaveLength(1)
+      expect(actionsOf(logs[0])).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents'])
+      expect(logs[0].Resource).toEqual({ 'Fn::GetAtt': [synthed.resources[id]!.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] })
+      expect(statements).toHaveLength(secret.length + logs.length + statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:')).length)
+    }
+  })
+
+  it('has no wildcard actions or resources and no managed policies', () => {
+    for (const [, policy] of ofType(synthed.resources, 'AWS::IAM::Policy')) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        expect(actionsOf(statement).some((action) => action.includes('*'))).toBe(false)
+        expect([statement.Resource].flat()).not.toContain('*')
+      }
+    }
+    for (const [, role] of ofType(synthed.resources, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined()
+  })
+
+  it('allows, across all functions, every DynamoDB action lib/storage sends and no other', () => {
+    // Map the SDK commands and transaction items written in lib/storage to IAM actions.
+    const dir = new URL('../../lib/storage/', import.meta.url)
+    const sources = readdirSync(dir).filter((file) => file !== 'schema.ts').map((file) => readFileSync(new URL(file, dir), 'utf8')).join('\n')
+    const used = new Set<string>()
+    const commands: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', BatchGet: 'BatchGetItem', Scan: 'Scan', BatchWrite: 'BatchWriteItem' }
+    for (const [command, action] of Object.entries(commands)) if (sources.includes(`new ${command}Command(`)) used.add(`dynamodb:${action}`)
+    for (const [item, action] of [['Put', 'PutItem'], ['Update', 'UpdateItem'], ['Delete', 'DeleteItem'], ['ConditionCheck', 'ConditionCheckItem']]) {
+      if (new RegExp(`(^|\\{)\\s*${item}: `, 'm').test(sources)) used.add(`dynamodb:${action}`)
+    }
+    const granted = new Set(ofType(synthed.resources, 'AWS::IAM::Policy')
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement.filter((s: any) => s.Effect === 'Allow').flatMap(actionsOf))
+      .filter((action: string) => action.startsWith('dynamodb:')))
+    expect([...granted].sort()).toEqual([...used].sort())
+  })
+})
