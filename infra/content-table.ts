@@ -3,7 +3,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib'
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
 import type { Construct } from 'constructs'
-import { TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
+import { SLOT_COUNT, slotIndex, TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
 
 function attribute(key: KeyAttribute): Attribute {
   return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER }
@@ -19,6 +19,8 @@ function projection(index: IndexDeclaration) {
 export interface MaxThroughput {
   readonly maxReadRequestUnits: number
   readonly maxWriteRequestUnits: number
+  /** Slot indexes declared: the first `indexSlots` of lib/table.ts's (an upgrade adds them one deploy at a time). */
+  readonly indexSlots: number
 }
 
 function maxThroughput(max: MaxThroughput) {
@@ -45,7 +47,9 @@ export function createContentTable(scope: Construct, protect: boolean, max: MaxT
     deletionProtection: protect,
     removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   })
-  for (const index of TABLE.indexes) {
+  const slots = new Set(Array.from({ length: SLOT_COUNT }, (_, slot) => slotIndex(slot)))
+  const declared = TABLE.indexes.filter((index) => !slots.has(index.name) || Number(index.name.slice('slot'.length)) < max.indexSlots)
+  for (const index of declared) {
     table.addGlobalSecondaryIndex({
       indexName: index.name,
       partitionKey: attribute(index.partitionKey),

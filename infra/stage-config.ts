@@ -4,6 +4,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import * as v from 'valibot'
 import { RestConfigSchema } from '../lib/config.js'
+import { SLOT_COUNT } from '../lib/table.js'
 
 /** The context keys a stage entry (or `--context`) may set, as the spec names them. */
 export const SETTING_KEYS = [
@@ -23,6 +24,7 @@ export const SETTING_KEYS = [
   'waf.rateLimit',
   'table.maxReadRequestUnits',
   'table.maxWriteRequestUnits',
+  'table.indexSlots',
   'budget.monthlyUsd',
   'budget.email',
   'cdn',
@@ -49,7 +51,15 @@ const StageSettingsSchema = v.pipe(
     /** Requests per client IP in any 5 minutes before AWS WAF answers 429; 0: no web ACL. */
     waf: v.object({ rateLimit: v.union([v.literal(0), v.pipe(WholeNumber, v.minValue(10, 'must be 0 or at least 10'))]) }),
     /** On-demand maximum throughput of the table and each index (request units per second); 0: none. */
-    table: v.object({ maxReadRequestUnits: OptionalLimit, maxWriteRequestUnits: OptionalLimit }),
+    table: v.object({
+      maxReadRequestUnits: OptionalLimit,
+      maxWriteRequestUnits: OptionalLimit,
+      /**
+       * How many slot indexes the table declares (all of them normally). CloudFormation adds one
+       * GSI per update, so upgrading a table raises it one deploy at a time.
+       */
+      indexSlots: v.pipe(OptionalLimit, v.maxValue(SLOT_COUNT, `must be at most ${SLOT_COUNT}`)),
+    }),
     /** A monthly cost budget emailing `email` at 80% forecast and 100% actual; 0: none. */
     budget: v.object({ monthlyUsd: OptionalLimit, email: v.string() }),
     /** CloudFront in front of the API, caching anonymous GETs as their Cache-Control allows. */
@@ -88,6 +98,7 @@ function defaults(stage: string): Partial<Record<SettingKey, unknown>> {
     'waf.rateLimit': 0,
     'table.maxReadRequestUnits': 0,
     'table.maxWriteRequestUnits': 0,
+    'table.indexSlots': SLOT_COUNT,
     'budget.monthlyUsd': 0,
     'budget.email': '',
     'cdn': false,
@@ -126,7 +137,7 @@ export function stageFromContext(context: ContextReader): Stage {
       adminBurstLimit: value('throttle.adminBurstLimit'),
     },
     waf: { rateLimit: value('waf.rateLimit') },
-    table: { maxReadRequestUnits: value('table.maxReadRequestUnits'), maxWriteRequestUnits: value('table.maxWriteRequestUnits') },
+    table: { maxReadRequestUnits: value('table.maxReadRequestUnits'), maxWriteRequestUnits: value('table.maxWriteRequestUnits'), indexSlots: value('table.indexSlots') },
     budget: { monthlyUsd: value('budget.monthlyUsd'), email: value('budget.email') },
     cdn: value('cdn'),
     logRetentionDays: value('logRetentionDays'),

@@ -32,6 +32,13 @@ describe('the dev stack', () => {
       expect(new Map(table.AttributeDefinitions.map((d: any) => [d.AttributeName, d.AttributeType]))).toEqual(expected)
     })
 
+    it('declares only the first slot indexes while a table is upgraded one index per deploy (table.indexSlots)', () => {
+      const upgrading = synth('dev', { 'table.indexSlots': 3 })
+      const names = upgrading.resources[tableId(upgrading.resources)]!.Properties.GlobalSecondaryIndexes.map((index: any) => index.IndexName)
+      expect(names).toEqual(['byId', 'slot0', 'slot1', 'slot2'])
+      expect(() => synth('dev', { 'table.indexSlots': 17 })).toThrow(/indexSlots/)
+    })
+
     it('has every index of lib/table.ts with its keys and projection', () => {
       const indexes = synthed.resources[tableId(synthed.resources)]!.Properties.GlobalSecondaryIndexes
       expect(indexes).toHaveLength(TABLE.indexes.length)
