@@ -46,6 +46,12 @@ export function adminSchemas(): Record<string, Schema> {
     NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
     CreatedApiToken: closed({ ...token, accessKey: { type: 'string', description: 'Shown this once; stored only as a hash' } }, [...Object.keys(token), 'accessKey']),
     PublicRole: closed({ permissions }, ['permissions']),
+    ReindexRequest: closed({ cursor: { type: 'string', description: 'The cursor of the previous step; omit to start a pass' } }),
+    ReindexStep: closed({
+      cursor: { type: ['string', 'null'], description: 'Pass it to the next step; null when the pass is complete' },
+      documents: { type: 'integer', minimum: 0, description: 'Documents written in this step' },
+      done: { type: 'boolean', description: 'The pass completed: served lists and the key version are recorded' },
+    }, ['cursor', 'documents', 'done']),
   }
 }
 
@@ -102,6 +108,9 @@ export function adminPaths(): Record<string, Schema> {
     '/admin/api-tokens/{id}': {
       ...tokenId,
       delete: adminOperation('admin.deleteToken', 'Revoke an API token at once', deleted, [404]),
+    },
+    '/admin/reindex': {
+      post: adminOperation('admin.reindex', 'One step of a pass that rewrites every document with today\'s index keys and fallback chains', ok('Where the pass stands', ref('ReindexStep')), BODY_ERRORS, { requestBody: body('ReindexRequest') }),
     },
     '/admin/roles/public': {
       get: adminOperation('admin.getPublicRole', 'What callers without a token may do', ok('The public role', ref('PublicRole'))),
