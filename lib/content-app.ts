@@ -64,11 +64,11 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     return version
   }
 
-  /** A GET answer for one version: its ETag, a 304 when it matches, Content-Language when it fell back. */
-  const readAnswer = (c: Context, version: Version, requested: string, body: () => unknown) => {
+  /** A GET answer for one version: its ETag, a 304 when it matches, and the locale it was found in. */
+  const readAnswer = (c: Context, version: Version, body: () => unknown) => {
     const tag = etagOf(version)
-    if (version.locale !== requested) c.header('Content-Language', version.locale)
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+    c.header('Content-Language', version.locale)
     c.header('ETag', tag)
     return c.json(body())
   }
@@ -184,9 +184,9 @@ export function createContentApp(type: ContentType, services: Services): Hono {
         return c.json({ data: versions.map((version) => shown(version, query.fields)), meta })
       }
       const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
-      if (config.rest.findOneShape === 'object') return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
+      if (config.rest.findOneShape === 'object') return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
-      return readAnswer(c, version, locale, () => ({ data: [shown(version, query.fields)], meta }))
+      return readAnswer(c, version, () => ({ data: [shown(version, query.fields)], meta }))
     })
 
     app.put(item, async (c) => {
@@ -212,7 +212,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     const query = parseReadQuery(c.req.url, type)
     const locale = await locales.resolve(query.locale)
     const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
-    return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
+    return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
   })
 
   app.put(root, async (c) => {
