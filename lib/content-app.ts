@@ -3,7 +3,7 @@
 // locale (400), document (404), exact action (403), If-Match (412), body (400/413/415), storage.
 import type { Context, Hono } from 'hono'
 import type { Caller } from './access.js'
-import { parseBody, type Attributes } from './body.js'
+import { parseBody } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
 import { cachingHeaders, listTag, noneMatch, notModified, settled } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
@@ -17,7 +17,8 @@ import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from 
 import type { Services } from './services.js'
 import type { DocumentState } from './storage/document-plan.js'
 import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
-import { applyChanges, toDocument, type Version } from './storage/items.js'
+import { toDocument, type Version } from './storage/items.js'
+import { addVersion, updateVersions } from './document-changes.js'
 
 /** The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single). */
 export function createContentApp(type: ContentType, services: Services): Hono {
@@ -63,11 +64,11 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     return version
   }
 
-  /** A GET answer for one version: its ETag, a 304 when it matches, Content-Language when it fell back. */
-  const readAnswer = (c: Context, version: Version, requested: string, body: () => unknown) => {
+  /** A GET answer for one version: its ETag, a 304 when it matches, and the locale it was found in. */
+  const readAnswer = (c: Context, version: Version, body: () => unknown) => {
     const tag = etagOf(version)
-    if (version.locale !== requested) c.header('Content-Language', version.locale)
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+    c.header('Content-Language', version.locale)
     c.header('ETag', tag)
     return c.json(body())
   }
@@ -85,44 +86,21 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
     const attributes = parseBody(body, type, mode)
     // A version too large to store is a 413 before the id sequence moves, so a rejected request writes nothing.
-    if (existing === undefined) documents.itemOf(type, localize(state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
+    if (existing === undefined) documents.itemOf(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
     const id = existing === undefined ? await documents.nextId(type) : 0
     const version = await documents.write(type, state.documentId, locale, (current, now) => {
       const target = current.versions.find((candidate) => candidate.locale === locale)
       if (expectedRev !== undefined && target?.rev !== expectedRev) throw preconditionFailed()
       if (target !== undefined) {
         if (existing === undefined && !who.holds(type, 'update')) throw conflict('This locale version was created by a concurrent request')
-        return update(current.versions, target, attributes, now)
+        return updateVersions(type, current.versions, target, attributes, now)
       }
       if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
       if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
       if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
-      return localize(current.documentId, current.versions, locale, id, attributes, now)
+      return addVersion(type, current.documentId, current.versions, locale, id, attributes, now)
     }, state)
     return written(c, version, fields)
-  }
-
-  /** The versions after a partial update of `target`; a non-localized value goes to every version. */
-  const update = (versions: readonly Version[], target: Version, changes: Attributes, now: string) => {
-    const shared = Object.fromEntries(Object.entries(changes).filter(([name]) => type.attributes[name]?.localized === false))
-    const changed = (version: Version, values: Attributes) => Object.entries(values).some(([name, value]) => JSON.stringify(version.attributes[name] ?? null) !== JSON.stringify(value))
-    if (!changed(target, changes)) return { versions, result: target }
-    const next = versions.map((version) =>
-      version === target ? applyChanges(version, changes, now) : changed(version, shared) ? applyChanges(version, shared, now) : version,
-    )
-    return { versions: next, result: next.find((version) => version.locale === target.locale) as Version }
-  }
-
-  /** The versions with a new one in `locale`; non-localized values are copied from an existing version. */
-  const localize = (documentId: string, versions: readonly Version[], locale: string, id: number, attributes: Attributes, now: string) => {
-    const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
-    const source = versions[0]
-    const inherited = source === undefined ? {} : Object.fromEntries(Object.entries(source.attributes).filter(([name]) => type.attributes[name]?.localized === false))
-    const version: Version = {
-      documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now,
-      attributes: { ...blank, ...attributes, ...inherited },
-    }
-    return { versions: [...versions, version], result: version }
   }
 
   /** DELETE: one version, or every version for `locale=*`, each in one transaction. */
@@ -176,12 +154,12 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const locale = await locales.resolve(query.locale)
       const attributes = parseBody(await readJsonBody(c, config.maxBodyBytes), type, 'create')
       const documentId = newDocumentId()
-      documents.itemOf(type, localize(documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
+      documents.itemOf(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
       const id = await documents.nextId(type)
       const empty: DocumentState = { documentId, headRev: undefined, versions: [], served: new Map() }
       const version = await documents.write(type, documentId, locale, (current, now) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-        return localize(documentId, [], locale, id, attributes, now)
+        return addVersion(type, documentId, [], locale, id, attributes, now)
       }, empty)
       return written(c, version, query.fields)
     })
@@ -206,9 +184,9 @@ export function createContentApp(type: ContentType, services: Services): Hono {
         return c.json({ data: versions.map((version) => shown(version, query.fields)), meta })
       }
       const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
-      if (config.rest.findOneShape === 'object') return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
+      if (config.rest.findOneShape === 'object') return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
-      return readAnswer(c, version, locale, () => ({ data: [shown(version, query.fields)], meta }))
+      return readAnswer(c, version, () => ({ data: [shown(version, query.fields)], meta }))
     })
 
     app.put(item, async (c) => {
@@ -234,7 +212,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     const query = parseReadQuery(c.req.url, type)
     const locale = await locales.resolve(query.locale)
     const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
-    return readAnswer(c, version, locale, () => ({ data: shown(version, query.fields), meta: {} }))
+    return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
   })
 
   app.put(root, async (c) => {

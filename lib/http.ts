@@ -73,6 +73,8 @@ function responseSizeLimit(maxBytes: number): MiddlewareHandler {
 export function renderError(c: Context, error: unknown): Response {
   const apiError = error instanceof ApiError ? error : internalError()
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value)
+  // Every error is `no-store` (delivery.md §13), unknown routes included.
+  c.header('Cache-Control', 'no-store')
   return c.json(errorEnvelope(apiError), apiError.status as 400)
 }
 

@@ -106,6 +106,8 @@ export class LocaleService implements LocaleGuards {
   /** What writes check: the fallback epoch and chains of the cached registry. */
   async current(): Promise<LocaleGuard> {
     const registry = await this.registry()
+    // Before the first write to a table that never stored a registry: record whether its indexes are complete.
+    if (registry.rev === 0) await this.indexTrusted()
     return { epoch: registry.epoch, stored: registry.rev > 0, chains: chainsOf(registry.locales) }
   }
 

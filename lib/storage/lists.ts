@@ -62,6 +62,9 @@ interface Entry {
 const BATCH_SIZE = 100
 /** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
 const BATCH_ATTEMPTS = 6
+/** Pages in id order ending within this many documents are read whole from `byId` in one Query. */
+const NEAR_PAGES = 100
+
 /** Largest Limit of one Query call, so no request asks DynamoDB for an absurd number. */
 const MAX_QUERY_LIMIT = 1000
 
@@ -89,18 +92,19 @@ export class ListReader {
   async list(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
     if (request.filter !== undefined) return this.filtered(type, request, head)
     const { offset, limit } = request
-    if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
-      const entries = await this.readAll(type, request, head.total)
-      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: head.total }
-    }
     if (offset >= head.total) return { versions: [], total: head.total }
     const sort = request.lists.length === 1 ? request.sort.filter((entry) => entry.field !== 'locale') : request.sort
     const primary = sort[0] ?? { field: 'id', order: 'asc' as const }
     const slot = indexedFields(type).indexOf(primary.field)
     const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
-    if (single !== undefined && primary.field === 'id' && offset === 0) {
-      const items = await this.query({ index: INDEX.byId, type, list: single, forward: primary.order === 'asc', want: limit, exact: true })
-      return { versions: items.map((item) => itemToVersion(type, item)), total: head.total }
+    if (single !== undefined && primary.field === 'id' && offset + limit <= NEAR_PAGES) {
+      // Near the start in id order, one Query of whole documents beats keys then a BatchGet.
+      const items = await this.query({ index: INDEX.byId, type, list: single, forward: primary.order === 'asc', want: offset + limit, exact: true })
+      return { versions: items.slice(offset).map((item) => itemToVersion(type, item)), total: head.total }
+    }
+    if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
+      const entries = await this.readAll(type, request, head.total)
+      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: head.total }
     }
     const compare = this.comparator(type, sort, request.collation)
     const collatedAcrossLists = single === undefined && (primary.field === 'locale' || (slot !== -1 && keyKindOf(type, primary.field) === 'collated'))
