@@ -37,9 +37,34 @@ export function parseSearch(url: string): Record<string, unknown> {
   try {
     return qs.parse(search, QS_OPTIONS) as Record<string, unknown>
   } catch (error) {
+    const overlong = error instanceof RangeError ? longArray(search) : undefined
+    if (overlong !== undefined) {
+      // Name the parameter whose list is too long (e.g. filters.views.$in), not just the query.
+      throw badRequest(`Too many values in ${overlong.join('.')}: at most ${QS_OPTIONS.arrayLimit}`, queryDetails(overlong[0] as string, overlong.at(-1) as string, overlong.join('.')))
+    }
     const reason = error instanceof RangeError ? `: ${error.message}` : ''
     throw badRequest(`Invalid query string${reason}`, queryDetails('query', 'query', null))
   }
+}
+
+/** The path of the first list longer than qs's array limit, read again without that limit. */
+function longArray(search: string): string[] | undefined {
+  let parsed: unknown
+  try {
+    parsed = qs.parse(search, { ...QS_OPTIONS, arrayLimit: QS_OPTIONS.parameterLimit, throwOnLimitExceeded: false })
+  } catch {
+    return undefined
+  }
+  const walk = (value: unknown, path: string[]): string[] | undefined => {
+    if (Array.isArray(value) && value.length > QS_OPTIONS.arrayLimit) return path
+    if (typeof value !== 'object' || value === null) return undefined
+    for (const [key, child] of Object.entries(value)) {
+      const found = walk(child, [...path, key])
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  return walk(parsed, [])
 }
 
 function rejectUnknownKeys(parsed: Record<string, unknown>, allowed: readonly string[]): void {
