@@ -137,7 +137,7 @@ async function drive({ url, token, hot }: DriverInput): Promise<DriverReport> {
       ledger.hot.acknowledged.push({ views: op.views as number, updatedAt: JSON.parse(body).data.updatedAt })
     } else if ((status === 200 || status === 204) && op.doc !== undefined && op.after !== undefined) {
       op.doc.versions = op.after
-    } else if (!(status === 200 || (status === 404 && op.kind === 'GET one') || (status === 409 && op.kind === 'PUT hot (non-localized)') || status === 503)) {
+    } else if (!(status === 200 || (status === 404 && op.kind === 'GET one') || status === 503)) {
       ledger.unexpected.push(`${op.kind} -> ${status} ${body.slice(0, 200)}`)
     }
   }
