@@ -204,7 +204,9 @@ export class ListReader {
     for (;;) {
       const boundary = items.length >= want ? items[want - 1] : undefined
       if (boundary !== undefined && (exact === true || sortAttribute === undefined || items.at(-1)?.[sortAttribute] !== boundary[sortAttribute])) break
-      const remaining = Math.max(1, Math.min(MAX_QUERY_LIMIT, want - items.length + (exact === true ? 0 : 25)))
+      // Inside a run of tied keys past `want`, read ever larger pages (25, then as many as read past it).
+      const beyond = items.length - want
+      const remaining = Math.max(1, Math.min(MAX_QUERY_LIMIT, exact === true ? want - items.length : beyond < 0 ? 25 - beyond : Math.max(25, beyond)))
       const page = await guarded(() => this.db.send(new QueryCommand({
         TableName: this.tableName,
         IndexName: index,
