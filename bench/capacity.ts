@@ -19,6 +19,10 @@ export interface Spent {
   readonly wcu: number
   /** Items put, updated or deleted (each item of a batch or transaction counts), from the requests. */
   readonly itemsWritten: number
+  /** Index or table entries Query calls read (ScannedCount): what a list walks. */
+  readonly entries: number
+  /** Items BatchGet and GetItem calls returned: the documents fetched. */
+  readonly fetched: number
   /** Calls per command name, e.g. `{ QueryCommand: 3, BatchGetItemCommand: 1 }`. */
   readonly commands: Readonly<Record<string, number>>
   /** Wall time with at least one DynamoDB call in flight, in ms. */
@@ -35,6 +39,7 @@ const READS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand'])
 
 type ConsumedCapacity = { CapacityUnits?: number }
+type Output = { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[]; ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> }
 
 /** Items a write request puts, updates or deletes (condition checks write nothing). */
 function itemsOf(command: string, input: Record<string, unknown>): number {
@@ -55,7 +60,7 @@ function unitsOf(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): n
 
 /** Counts what a client spends; one meter per client, read between sequential requests. */
 export class CapacityMeter {
-  private spent = { calls: 0, reads: 0, writes: 0, rcu: 0, wcu: 0, commands: {} as Record<string, number>, dbMs: 0, itemsWritten: 0, lookups: 0, lookupRcu: 0 }
+  private spent = { calls: 0, reads: 0, writes: 0, rcu: 0, wcu: 0, entries: 0, fetched: 0, commands: {} as Record<string, number>, dbMs: 0, itemsWritten: 0, lookups: 0, lookupRcu: 0 }
   private inFlight = 0
   private busySince = 0
 
@@ -71,10 +76,12 @@ export class CapacityMeter {
         this.spent.itemsWritten += itemsOf(command, input)
         const lookup = command === 'GetItemCommand' && LOOKUP_PARTITIONS.has(String((input.Key as Record<string, unknown> | undefined)?.documentId))
         let units = 0
+        let output: Output = {}
         if (this.inFlight++ === 0) this.busySince = performance.now()
         try {
           const result = await next(args)
-          units = unitsOf((result.output as { ConsumedCapacity?: ConsumedCapacity }).ConsumedCapacity)
+          output = result.output as Output
+          units = unitsOf(output.ConsumedCapacity)
           return result
         } finally {
           if (--this.inFlight === 0) this.spent.dbMs += performance.now() - this.busySince
@@ -82,16 +89,18 @@ export class CapacityMeter {
           if (lookup) {
             this.spent.lookups += 1
             this.spent.lookupRcu += units
-          } else this.record(command, units)
+          } else this.record(command, units, output)
         }
       },
       { step: 'initialize', name: 'benchCapacityMeter', override: true },
     )
   }
 
-  private record(command: string, units: number): void {
+  private record(command: string, units: number, output: Output): void {
     const s = this.spent
     s.calls += 1
+    s.entries += output.ScannedCount ?? 0
+    s.fetched += command === 'GetItemCommand' ? (output.Item === undefined ? 0 : 1) : Object.values(output.Responses ?? {}).reduce((sum, items) => sum + items.length, 0)
     s.commands[command] = (s.commands[command] ?? 0) + 1
     if (READS.has(command)) {
       s.reads += 1
@@ -105,7 +114,7 @@ export class CapacityMeter {
   /** What was spent since the last reset, and starts counting afresh. */
   take(): Spent {
     const taken = this.spent
-    this.spent = { calls: 0, reads: 0, writes: 0, rcu: 0, wcu: 0, commands: {}, dbMs: 0, itemsWritten: 0, lookups: 0, lookupRcu: 0 }
+    this.spent = { calls: 0, reads: 0, writes: 0, rcu: 0, wcu: 0, entries: 0, fetched: 0, commands: {}, dbMs: 0, itemsWritten: 0, lookups: 0, lookupRcu: 0 }
     return taken
   }
 }

@@ -2,16 +2,35 @@
 // without the API's layers (no Hono, no query parsing, no access or locale checks, no mapping of
 // items to documents), on the same instrumented client, so the benchmark can state the API's
 // overhead as a ratio. Each method answers with the JSON text such a handler would send.
+// Sorted pages use the slot indexes as the store does: a Query with Limit (plus the run of entries
+// tied with the boundary key, which only an exact in-memory sort can order), then one BatchGet.
 import {
-  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient,
+  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import type { Attributes } from '../lib/body.js'
 import { article } from '../lib/content-types.js'
-import { countKey, encodeValue, versionToItem, type Version } from '../lib/storage/items.js'
-import { INDEX, META, listKey } from '../lib/table.js'
+import { applyChanges, countKey, itemToVersion, versionToItem, type Version } from '../lib/storage/items.js'
+import { HEAD, INDEX, META, indexedFields, listKey, servedList, slotIndex, slotKey } from '../lib/table.js'
 
 type Item = Record<string, unknown>
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+/** Orders two index entries by their values (the `f` map, with id and documentId). */
 export type Compare = (a: Item, b: Item) => number
+/** Inclusive bounds on a slot's keys. */
+export interface KeyRange {
+  readonly lo: string
+  readonly hi: string
+}
+
+/** The slot of one of the article's indexed fields. */
+export function slotOf(field: string): number {
+  const slot = indexedFields(article).indexOf(field)
+  if (slot === -1) throw new Error(`no slot for ${field}`)
+  return slot
+}
+
+/** An index entry's values as the sort compares them. */
+const valuesOf = (item: Item): Item => ({ ...(item.f as Item | undefined), id: Number(item.id), documentId: item.documentId })
 
 export class Floor {
   constructor(
@@ -19,36 +38,62 @@ export class Floor {
     private readonly tableName: string,
   ) {}
 
-  private query(indexName: string, locale: string, limit: number | undefined, start?: Item, backwards = false) {
+  /** Fallback epochs of the locales written, read once (the app caches its registry likewise). */
+  private readonly epochs = new Map<string, number>()
+
+  private query(indexName: string, list: string, limit: number | undefined, start?: Item, backwards = false, range?: { key: string } & KeyRange) {
     return this.db.send(new QueryCommand({
       TableName: this.tableName,
       IndexName: indexName,
-      KeyConditionExpression: 'listKey = :lk',
-      ExpressionAttributeValues: { ':lk': listKey(article.uid, locale) },
+      KeyConditionExpression: range === undefined ? 'listKey = :lk' : 'listKey = :lk AND #sk BETWEEN :lo AND :hi',
+      ...(range === undefined ? {} : { ExpressionAttributeNames: { '#sk': range.key } }),
+      ExpressionAttributeValues: { ':lk': listKey(article.uid, list), ...(range === undefined ? {} : { ':lo': range.lo, ':hi': range.hi }) },
       ExclusiveStartKey: start,
       Limit: limit,
       ScanIndexForward: !backwards,
     }))
   }
 
-  /** Every entry of an index partition, or the first `limit` (from the end if `backwards`), following 1 MB pages. */
-  async queryAll(indexName: string, locale: string, limit?: number, backwards = false): Promise<Item[]> {
+  /** Every entry of an index partition (within `range` on slot keys), or the first `limit`, following pages. */
+  async queryAll(indexName: string, list: string, range?: { key: string } & KeyRange, limit?: number): Promise<Item[]> {
     const items: Item[] = []
     let start: Item | undefined
     do {
-      const page = await this.query(indexName, locale, limit === undefined ? undefined : limit - items.length, start, backwards)
+      const page = await this.query(indexName, list, limit === undefined ? undefined : limit - items.length, start, false, range)
       items.push(...(page.Items ?? []))
       start = page.LastEvaluatedKey
     } while (start !== undefined && (limit === undefined || items.length < limit))
     return items
   }
 
-  private async count(locale: string): Promise<number> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(article.uid, locale) }))
+  /**
+   * The first `want` entries of a slot index in key order (from the end if `backwards`), and every
+   * entry after them tied on the key with the `want`-th: one Query with Limit `want`, more only
+   * for the tied run.
+   */
+  private async leading(slot: number, list: string, want: number, backwards: boolean): Promise<Item[]> {
+    const key = slotKey(slot)
+    const items: Item[] = []
+    let start: Item | undefined
+    for (;;) {
+      const boundary = items[want - 1]
+      if (boundary !== undefined && items.at(-1)?.[key] !== boundary[key]) break
+      // Up to the page and one more entry (does the run go on?), then, inside a run, pages doubling in size.
+      const page = await this.query(slotIndex(slot), list, boundary === undefined ? want + 1 - items.length : Math.min(1000, items.length), start, backwards)
+      items.push(...(page.Items ?? []))
+      start = page.LastEvaluatedKey
+      if (start === undefined) break
+    }
+    return items
+  }
+
+  async count(list: string): Promise<number> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(article.uid, list) }))
     return Number(Item?.n ?? 0)
   }
 
   private async batchGet(keys: readonly Item[]): Promise<Item[]> {
+    if (keys.length === 0) return []
     const { Responses } = await this.db.send(new BatchGetCommand({
       RequestItems: { [this.tableName]: { Keys: keys.map((key) => ({ documentId: key.documentId, locale: key.locale })) } },
     }))
@@ -57,34 +102,56 @@ export class Floor {
   }
 
   /** Default order, first page: one Query of `byId` and, with the total, the count item in parallel. */
-  async firstPage(locale: string, limit: number, withCount: boolean): Promise<string> {
-    const [page, total] = await Promise.all([this.query(INDEX.byId, locale, limit), withCount ? this.count(locale) : undefined])
+  async firstPage(list: string, limit: number, withCount: boolean): Promise<string> {
+    const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), withCount ? this.count(list) : undefined])
     return JSON.stringify({ data: page.Items ?? [], meta: { total } })
   }
 
-  /** Any order: every sort-key entry, sorted here, and the page's documents in one BatchGet. */
-  async sortedPage(locale: string, compare: Compare, offset: number, limit: number): Promise<string> {
-    const keys = (await this.queryAll(INDEX.sortKeys, locale)).sort(compare)
-    const data = await this.batchGet(keys.slice(offset, offset + limit))
-    return JSON.stringify({ data, meta: { total: keys.length } })
+  /**
+   * A page in the order of `slot` (`compare` orders ties exactly), as the store plans it: near
+   * the start, the leading entries with the count in parallel; nearer the end, the count first,
+   * then the entries from the end up to the page. Then the page's documents in one BatchGet.
+   */
+  async sortedPage(list: string, slot: number, descending: boolean, compare: Compare, offset: number, limit: number): Promise<string> {
+    const ordered = (a: Item, b: Item) => compare(valuesOf(a), valuesOf(b))
+    if (offset === 0) {
+      const [entries, total] = await Promise.all([this.leading(slot, list, limit, descending), this.count(list)])
+      return JSON.stringify({ data: await this.batchGet(entries.sort(ordered).slice(0, limit)), meta: { total } })
+    }
+    const total = await this.count(list)
+    if (offset >= total) return JSON.stringify({ data: [], meta: { total } })
+    if (offset + limit / 2 <= total / 2) {
+      const entries = (await this.leading(slot, list, offset + limit, descending)).sort(ordered)
+      return JSON.stringify({ data: await this.batchGet(entries.slice(offset, offset + limit)), meta: { total } })
+    }
+    const fromEnd = total - offset
+    const tail = (await this.leading(slot, list, fromEnd, !descending)).sort((a, b) => ordered(b, a))
+    const page = tail.slice(Math.max(0, fromEnd - limit), fromEnd).reverse()
+    return JSON.stringify({ data: await this.batchGet(page), meta: { total } })
   }
 
   /**
-   * Default order at an offset, with the same plan as the API: near the start, the keys up to the
-   * page with the count in parallel; deeper, the count first, then the keys between the page and
-   * the nearer end of the index. Then the page's documents.
+   * A filtered page: the entries of `ranges` on one slot (or of the whole list), the ones matching
+   * `matches`, ordered by `compare`, and the page's documents; the total is the matches counted.
    */
-  async deepPage(locale: string, offset: number, limit: number): Promise<string> {
-    if (offset + limit <= 250) {
-      const [keys, total] = await Promise.all([this.queryAll(INDEX.sortKeys, locale, offset + limit), this.count(locale)])
-      return JSON.stringify({ data: await this.batchGet(keys.slice(offset)), meta: { total } })
-    }
-    const total = await this.count(locale)
-    const toEnd = total - offset
-    const keys = toEnd >= offset + limit
-      ? (await this.queryAll(INDEX.sortKeys, locale, offset + limit)).slice(offset)
-      : (await this.queryAll(INDEX.sortKeys, locale, toEnd, true)).slice(Math.max(0, toEnd - limit)).reverse()
-    return JSON.stringify({ data: keys.length === 0 ? [] : await this.batchGet(keys), meta: { total } })
+  async filteredPage(list: string, slot: number, ranges: readonly KeyRange[] | 'all', matches: (values: Item) => boolean, compare: Compare, limit: number): Promise<string> {
+    const read = ranges === 'all'
+      ? await this.queryAll(slotIndex(slot), list)
+      : (await Promise.all(ranges.map((range) => this.queryAll(slotIndex(slot), list, { key: slotKey(slot), ...range })))).flat()
+    const found = read.map((item) => ({ item, values: valuesOf(item) })).filter(({ values }) => matches(values)).sort((a, b) => compare(a.values, b.values))
+    return JSON.stringify({ data: await this.batchGet(found.slice(0, limit).map(({ item }) => item)), meta: { total: found.length } })
+  }
+
+  /** What a 304 on a list needs: the list's count item (its revision is the validator). */
+  async listValidator(list: string): Promise<string> {
+    await this.count(list)
+    return ''
+  }
+
+  /** A repeated list page from a minimal in-process cache: the validator read, then the cached text. */
+  async cachedPage(list: string, cached: () => Promise<string>): Promise<string> {
+    await this.count(list)
+    return cached()
   }
 
   /** One version, as strongly consistent as the API reads it. */
@@ -93,15 +160,18 @@ export class Floor {
     return JSON.stringify({ data: Item })
   }
 
-  /** Every stored version of a document (strongly consistent). */
-  private async versions(documentId: string): Promise<Item[]> {
+  /** A document as stored (strongly consistent): its versions and its head revision. */
+  private async document(documentId: string): Promise<{ versions: Item[]; headRev: number | undefined }> {
     const { Items = [] } = await this.db.send(new QueryCommand({
       TableName: this.tableName,
       KeyConditionExpression: 'documentId = :d',
       ExpressionAttributeValues: { ':d': documentId },
       ConsistentRead: true,
     }))
-    return Items.filter((item) => item.locale !== '#head')
+    const head = Items.find((item) => item.locale === HEAD)
+    // Versions only: not the head item nor served copies (`~<locale>`).
+    const versions = Items.filter((item) => !String(item.locale).startsWith('#') && !String(item.locale).startsWith('~'))
+    return { versions, headRev: head === undefined ? undefined : Number(head.rev) }
   }
 
   private async nextId(): Promise<number> {
@@ -115,61 +185,93 @@ export class Floor {
     return Number(updated?.n)
   }
 
-  /** A new version: the next id, then the version and its locale's count in one transaction. */
-  private async put(documentId: string, locale: string, attributes: Attributes): Promise<string> {
+  /**
+   * The guards every write of the design carries: the head put (new document) or moved on
+   * condition of the revision read, and the locale's registration item checked at the fallback
+   * epoch (read once and kept, as the app caches the registry).
+   */
+  private async guards(documentId: string, locale: string, headRev: number | undefined): Promise<TransactItem[]> {
+    let epoch = this.epochs.get(locale)
+    if (epoch === undefined) {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.locale, locale }, ConsistentRead: true }))
+      epoch = Number(Item?.epoch ?? 0)
+      this.epochs.set(locale, epoch)
+    }
+    const head: TransactItem = headRev === undefined
+      ? { Put: { TableName: this.tableName, Item: { documentId, locale: HEAD, contentType: article.uid, rev: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+      : { Update: { TableName: this.tableName, Key: { documentId, locale: HEAD }, UpdateExpression: 'SET rev = rev + :one', ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': headRev, ':one': 1 } } }
+    return [head, { ConditionCheck: { TableName: this.tableName, Key: { documentId: META.locale, locale }, ConditionExpression: 'epoch = :e', ExpressionAttributeValues: { ':e': epoch } } }]
+  }
+
+  /** A list's count moved by `delta`, its revision on, `at` now. */
+  private countMove(list: string, delta: number): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName, Key: countKey(article.uid, list), UpdateExpression: 'ADD n :d, rev :one SET #at = :at',
+        ExpressionAttributeNames: { '#at': 'at' }, ExpressionAttributeValues: { ':d': delta, ':one': 1, ':at': Date.now() },
+      },
+    }
+  }
+
+  /**
+   * A new version: the next id, then the guards, the version, its locale's count and, for each
+   * locale in `servedIn` (whose chain serves it), the served copy and its list's count, in one transaction.
+   */
+  private async put(documentId: string, locale: string, attributes: Attributes, headRev: number | undefined, servedIn: readonly string[] = []): Promise<string> {
     const id = await this.nextId()
     const now = new Date().toISOString()
     const version: Version = { documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes }
     const item = versionToItem(article, version)
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
         { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(documentId)' } },
-        { Update: { TableName: this.tableName, Key: countKey(article.uid, locale), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+        this.countMove(locale, 1),
+        ...servedIn.flatMap((served) => [{ Put: { TableName: this.tableName, Item: versionToItem(article, version, served) } }, this.countMove(servedList(served), 1)]),
       ],
     }))
     return JSON.stringify({ data: item })
   }
 
-  create(documentId: string, locale: string, attributes: Attributes): Promise<string> {
-    return this.put(documentId, locale, attributes)
+  /** A new document in `locale`, copied into the served lists of `servedIn`. */
+  create(documentId: string, locale: string, attributes: Attributes, servedIn: readonly string[] = []): Promise<string> {
+    return this.put(documentId, locale, attributes, undefined, servedIn)
   }
 
   /** A new localization: read the document (it must exist; its shared values are copied), then write. */
   async newLocalization(documentId: string, locale: string, localized: Attributes): Promise<string> {
-    const [first] = await this.versions(documentId)
+    const { versions: [first], headRev } = await this.document(documentId)
     if (first === undefined) throw new Error(`floor: no document ${documentId}`)
-    return this.put(documentId, locale, { ...localized, views: first.views ?? null, category: first.category ?? null })
+    return this.put(documentId, locale, { ...localized, views: first.views ?? null, category: first.category ?? null }, headRev)
   }
 
-  /** A non-localized change: read the versions, then update all of them in one transaction. */
+  /**
+   * A non-localized change: read the document, then put each version again with the change (its
+   * slot keys and `f` map move with the values) and move every list's revision, in one transaction.
+   */
   async updateShared(documentId: string, locale: string, changes: Attributes): Promise<string> {
-    const versions = await this.versions(documentId)
+    const { versions, headRev } = await this.document(documentId)
     const now = new Date().toISOString()
-    const names = Object.fromEntries(Object.keys(changes).map((name, i) => [`#a${i}`, name]))
-    const values = Object.fromEntries(Object.entries(changes).map(([name, value], i) => [`:a${i}`, encodeValue(article, name, value)]))
-    const sets = Object.keys(names).map((alias, i) => `${alias} = :a${i}`)
-    await this.db.send(new TransactWriteCommand({
-      TransactItems: versions.map((version) => ({
-        Update: {
-          TableName: this.tableName,
-          Key: { documentId, locale: version.locale },
-          UpdateExpression: `SET ${[...sets, 'updatedAt = :now', 'publishedAt = :now', 'rev = rev + :one'].join(', ')}`,
-          ConditionExpression: 'attribute_exists(documentId)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':now': now, ':one': 1 },
-        },
-      })),
-    }))
-    const target = versions.find((version) => version.locale === locale)
-    return JSON.stringify({ data: { ...target, ...changes, updatedAt: now, publishedAt: now } })
-  }
-
-  /** Deletes one version (404 semantics from the condition) and uncounts it, in one transaction. */
-  async deleteVersion(documentId: string, locale: string): Promise<string> {
+    const updated = versions.map((item) => versionToItem(article, applyChanges(itemToVersion(article, item), changes, now)))
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
+        ...updated.map((Item): TransactItem => ({ Put: { TableName: this.tableName, Item } })),
+        ...updated.map((item) => this.countMove(String(item.locale), 0)),
+      ],
+    }))
+    return JSON.stringify({ data: updated.find((item) => item.locale === locale) })
+  }
+
+  /** Deletes one version, with its served copies, after reading the document, and uncounts them, in one transaction. */
+  async deleteVersion(documentId: string, locale: string, servedIn: readonly string[] = []): Promise<string> {
+    const { headRev } = await this.document(documentId)
+    await this.db.send(new TransactWriteCommand({
+      TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
         { Delete: { TableName: this.tableName, Key: { documentId, locale }, ConditionExpression: 'attribute_exists(documentId)' } },
-        { Update: { TableName: this.tableName, Key: countKey(article.uid, locale), UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+        this.countMove(locale, -1),
+        ...servedIn.flatMap((served) => [{ Delete: { TableName: this.tableName, Key: { documentId, locale: servedList(served) } } }, this.countMove(servedList(served), -1)]),
       ],
     }))
     return ''

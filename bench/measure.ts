@@ -45,6 +45,9 @@ export interface Summary {
   readonly rcu: Spread
   readonly wcu: Spread
   readonly itemsWritten: Spread
+  /** Entries Query calls read, and documents GetItem/BatchGet returned. */
+  readonly entries: Spread
+  readonly fetched: Spread
   /** Cached settings lookups per request (mean over the run: one refresh per TTL, shared by the requests). */
   readonly lookups: Spread
   /** DynamoDB commands of the request with the median number of calls. */
@@ -76,6 +79,8 @@ export function summarize(samples: readonly Sample[]): Summary {
     rcu: rounded(spread(samples.map((s) => s.spent.rcu))),
     wcu: rounded(spread(samples.map((s) => s.spent.wcu))),
     itemsWritten: rounded(spread(samples.map((s) => s.spent.itemsWritten))),
+    entries: rounded(spread(samples.map((s) => s.spent.entries))),
+    fetched: rounded(spread(samples.map((s) => s.spent.fetched))),
     lookups: rounded(spread(samples.map((s) => s.spent.lookups))),
     commands: typical?.spent.commands ?? {},
   }

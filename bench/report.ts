@@ -4,39 +4,62 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Summary } from './measure.js'
-import type { BenchResults, SizeResult } from './results.js'
+import type { BenchResults, KindResult, SizeResult } from './results.js'
 
-const fmt = (value: number, digits = 2) => Number(value.toFixed(digits)).toLocaleString('en-US')
-const READ_ALL = 'read every document (reference, no app)'
+const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)).toLocaleString('en-US') : '-')
+const READ_ALL = 'read every document (reference, no app; N times the cost per document past 10,000)'
 
-function sizeTable(size: SizeResult): string[] {
+/** Every kind measured at any size, in first-seen order. */
+function kindsOf(sizes: readonly SizeResult[]): { kind: string; label: string }[] {
+  const seen = new Map<string, string>()
+  for (const size of sizes) for (const k of size.kinds) if (!seen.has(k.kind)) seen.set(k.kind, k.label)
+  return [...seen].map(([kind, label]) => ({ kind, label }))
+}
+
+/** RCU of reading every document: measured, or N times the RCU per document of the largest size measured. */
+function readAllRcu(sizes: readonly SizeResult[]): number[] {
+  const measured = sizes.filter((s) => s.readAll !== undefined).at(-1)
+  const perDocument = measured === undefined ? Number.NaN : measured.readAll!.rcu.median / measured.n
+  return sizes.map((s) => s.readAll?.rcu.median ?? s.n * perDocument)
+}
+
+function kindTable(title: string, kinds: readonly KindResult[], extra: string[] = []): string[] {
   const lat = (s: Summary) => `${fmt(s.p50, 1)} / ${fmt(s.p95, 1)} / ${fmt(s.p99, 1)}`
   const items = (s: Summary) => (s.itemsWritten.median > 0 ? ` (${fmt(s.itemsWritten.median)} items)` : '')
   const cost = (s: Summary) => `${fmt(s.calls.median)} | ${fmt(s.rcu.median)} | ${fmt(s.wcu.median)}${items(s)}`
-  const rows = size.kinds.map((k) =>
-    `| ${k.label} | ${cost(k.app)} | ${fmt(k.app.lookups.mean, 3)} | ${lat(k.app)} | ${cost(k.floor)} | ${lat(k.floor)} | ${fmt(k.app.dbP50, 1)} / ${fmt(k.floor.dbP50, 1)} | **${fmt(k.app.p50 / k.floor.p50)}** | ${k.app.samples} |`)
+  const rows = kinds.map((k) =>
+    `| ${k.label}${k.unchecked === true ? ' (unchecked: filter stub)' : ''} | ${cost(k.app)} | ${fmt(k.app.entries.median)} / ${fmt(k.app.fetched.median)} | ${fmt(k.app.lookups.mean, 3)} | ${lat(k.app)} | ${cost(k.floor)} | ${fmt(k.floor.entries.median)} / ${fmt(k.floor.fetched.median)} | ${lat(k.floor)} | ${fmt(k.app.dbP50, 1)} / ${fmt(k.floor.dbP50, 1)} | **${fmt(k.app.p50 / k.floor.p50)}** | ${k.app.samples} |`)
   return [
-    `### N = ${fmt(size.n)} versions per locale`,
+    title,
     '',
-    '| request | calls | RCU | WCU | cached lookups (mean) | app p50 / p95 / p99 ms | floor calls | floor RCU | floor WCU | floor p50 / p95 / p99 ms | in DynamoDB p50 ms, app / floor | p50 app / floor | samples |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| request | calls | RCU | WCU | entries read / items fetched | cached lookups (mean) | app p50 / p95 / p99 ms | floor calls | floor RCU | floor WCU | floor entries / fetched | floor p50 / p95 / p99 ms | in DynamoDB p50 ms, app / floor | p50 app / floor | samples |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows,
-    `| ${READ_ALL} | | | | | | ${cost(size.readAll)} | ${lat(size.readAll)} | | | ${size.readAll.samples} |`,
+    ...extra,
     '',
   ]
 }
 
+function sizeTable(size: SizeResult): string[] {
+  const readAll = size.readAll === undefined ? [] : [`| ${READ_ALL} | | | | | | | ${fmt(size.readAll.calls.median)} | ${fmt(size.readAll.rcu.median)} | | | ${fmt(size.readAll.p50, 1)} | | | ${size.readAll.samples} |`]
+  return kindTable(`### N = ${fmt(size.n)} versions per locale (index entry ${fmt(size.entryBytes, 0)} B, document ${fmt(size.documentBytes, 0)} B)`, size.kinds, readAll)
+}
+
 export function markdown(results: BenchResults): string {
-  const { sizes, coldStarts, targets, environment, settings } = results
-  const capacityRows = [...sizes[0]!.kinds.map((k) => ({ label: k.label, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)!.app.rcu.median) })),
-    { label: READ_ALL, values: sizes.map((s) => s.readAll.rcu.median) }]
+  const { sizes, coldStarts, targets, environment, settings, fallback } = results
+  const capacityRows = [...kindsOf(sizes).map((k) => ({ label: k.label, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)?.app.rcu.median ?? Number.NaN) })),
+    { label: READ_ALL, values: readAllRcu(sizes) }]
   const bare = coldStarts.find((c) => c.name === 'bare')
   return [
     '# Benchmark results',
     '',
     `Generated ${results.generatedAt} by \`npm run bench\` in ${fmt(results.seconds, 0)} s: ${environment.cpus} x ${environment.cpuModel}, Node ${environment.node}, ` +
       `${environment.dynamodb}; load average ${environment.loadAverageStart} at start, ${environment.loadAverageEnd} at the end.`,
-    `Each N has ${(settings.locales as string[]).length} locales; a version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; pages hold ${settings.pageSize}. ` +
+    `Sizes: ${(settings.locales as string[]).join(', ')} up to the size before ${fmt(settings.enOnlyFrom as number)}, en only from there (reads measured on en); at ${fmt(settings.readsOnlyFrom as number)} and above, reads only. ` +
+      `The page cache is off (api.rest.pageCache 0) except for the page-cache kind; api.rest.maxScan ${fmt(settings.maxScan as number)}. ` +
+      `Entries read = Query ScannedCount; items fetched = items GetItem and BatchGet returned (the count item included). ` +
+      `Filters: ${(settings.filters as { parsed: boolean; status?: number }).parsed ? 'parsed' : `not parsed on this branch (any filters answer ${(settings.filters as { status: number }).status}): those answers are not checked and their targets are not measured`}.`,
+    `A version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; pages hold ${settings.pageSize}. ` +
       `Locale registry, public role and API tokens are cached for ${settings.cacheTtlMs} ms (cacheTtlMs), as in production.`,
     'Calls, RCU and WCU are medians per request, read from the SDK (ReturnConsumedCapacity TOTAL); the floor is the bare DynamoDB calls a minimal handler makes for the same answer, measured in alternation with the app. ' +
       'Cached lookups (GetItems of the locale registry, the public role or an API token when their cache expires) are counted apart, as a mean per request.',
@@ -53,6 +76,7 @@ export function markdown(results: BenchResults): string {
     '## Per request',
     '',
     ...sizes.flatMap(sizeTable),
+    ...kindTable(`### Fallback chain ${fallback.chain.join(' → ')}, own table: N = ${fmt(fallback.n)} documents in en, every other one in es, none in es-MX`, fallback.kinds),
     '## Read capacity per request (RCU, chart data)',
     '',
     `| request | ${sizes.map((s) => `N=${fmt(s.n)}`).join(' | ')} |`,
@@ -78,10 +102,11 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 /** Read capacity per request against N on log-log axes; kinds with no reads are listed, not drawn. */
 export function capacityChart(sizes: readonly SizeResult[]): string {
   const series = [
-    ...sizes[0]!.kinds.map((k) => ({ label: k.label, dashed: false, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)!.app.rcu.median) })),
-    { label: READ_ALL, dashed: true, values: sizes.map((s) => s.readAll.rcu.median) },
+    ...kindsOf(sizes).filter((k) => sizes.every((s) => s.kinds.some((x) => x.kind === k.kind && !x.write)))
+      .map((k) => ({ label: k.label, dashed: false, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)!.app.rcu.median) })),
+    { label: READ_ALL, dashed: true, values: readAllRcu(sizes) },
   ]
-  const [width, height] = [1040, 480]
+  const [width, height] = [1100, 580]
   const [left, right, top, bottom] = [70, 470, 50, 60]
   const plotW = width - left - right
   const plotH = height - top - bottom

@@ -8,16 +8,20 @@ export interface KindResult {
   readonly write: boolean
   readonly app: Summary
   readonly floor: Summary
+  /** The total of the first answer (the floor's): for filters, the entries that match. */
+  readonly total?: number
+  /** True when the app's answer was not checked: its filter parser is a stub on this branch. */
+  readonly unchecked?: boolean
 }
 
 export interface SizeResult {
   /** Versions per locale. */
   readonly n: number
   readonly kinds: KindResult[]
-  /** Reading every document of the locale (a Query of `byId` to the end): the cost lists avoid. */
-  readonly readAll: Summary
-  /** Size of the locale's `sortKeys` index entries, as DynamoDB sizes items. */
-  readonly sortKeysBytes: number
+  /** Reading every document of the locale (a Query of `byId` to the end), measured up to N = 10,000. */
+  readonly readAll?: Summary
+  /** Average size of a slot index entry (keys, id, `f` map), as DynamoDB sizes items. */
+  readonly entryBytes: number
   /** Average size of a stored version, as DynamoDB sizes items. */
   readonly documentBytes: number
   readonly seconds: number
@@ -38,7 +42,16 @@ export interface BenchResults {
   readonly environment: Record<string, unknown>
   readonly settings: Record<string, unknown>
   readonly sizes: SizeResult[]
+  /** Fallback chains (es-MX → es → en) on a table of their own, against plain reads and writes there. */
+  readonly fallback: FallbackResult
   readonly coldStarts: ColdResult[]
   readonly targets: Verdict[]
   readonly seconds: number
+}
+
+export interface FallbackResult {
+  /** Documents (every one in en, every other one in es). */
+  readonly n: number
+  readonly chain: readonly string[]
+  readonly kinds: KindResult[]
 }

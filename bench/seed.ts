@@ -1,20 +1,23 @@
 // Seeds articles straight into the table, item for item as the document store writes them
-// (versionToItem), because 30,000 versions through the API would take most of the time budget.
-// Each document gets one version per locale; the id sequence, the per-locale count items and the
-// head items are kept consistent with the versions, as the store's transactions would leave them.
-import { BatchWriteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+// (versionToItem: slot keys `k<i>` and the `f` map), because hundreds of thousands of versions
+// through the API would take most of the time budget. Per document: its versions, its head item
+// and, for each locale with a fallback chain, the served copy (`~<L>`); the id sequence and the
+// count items of every list (n, rev, and `at` far in the past, so lists are settled) move with them.
+import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { Attributes } from '../lib/body.js'
 import { article } from '../lib/content-types.js'
 import { newDocumentId } from '../lib/storage/documents.js'
-import { countKey, versionToItem, type Version } from '../lib/storage/items.js'
-import { META } from '../lib/table.js'
+import { KEY_VERSION } from '../lib/storage/index-keys.js'
+import { countKey, headKey, versionToItem, type Version } from '../lib/storage/items.js'
+import { servedVersion } from '../lib/storage/document-plan.js'
+import { META, servedList } from '../lib/table.js'
 
 const WORDS: Record<string, readonly string[]> = {
   en: ['apple', 'Banana', 'cherry', 'delta', 'Echo', 'falcon', 'garden', 'harbor', 'island', 'jungle', 'kettle', 'lemon', 'Meadow', 'night', 'ocean', 'pepper'],
   fr: ['été', 'Éclair', 'abricot', 'Bâton', 'cœur', 'forêt', 'garçon', 'hôtel', 'île', 'jardin', 'lumière', 'maïs', 'noël', 'œuvre', 'pâte', 'rêve'],
   de: ['Äpfel', 'Bäume', 'Öl', 'Übung', 'straße', 'Zucker', 'fuß', 'Mädchen', 'schön', 'Grün', 'Haus', 'Käse', 'Löwe', 'Müller', 'Nuss', 'Tür'],
 }
-const CATEGORIES = ['news', 'guides', 'reviews', 'opinion', 'science', 'travel', 'food', 'sport']
+export const CATEGORIES = ['news', 'guides', 'reviews', 'opinion', 'science', 'travel', 'food', 'sport']
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same content. */
 export function random(seed: number): () => number {
@@ -49,11 +52,13 @@ export function localizedAttributes(rnd: () => number, locale: string, index: nu
 
 /** Non-localized attributes shared by every version of a document. */
 export function sharedAttributes(rnd: () => number): Attributes {
-  return { views: Math.floor(rnd() * 100_000), category: CATEGORIES[Math.floor(rnd() * CATEGORIES.length)]! }
+  // Skewed towards small counts (about 0.4% of documents in 10..12), so range filters match a few.
+  return { views: Math.floor(rnd() ** 3 * 100_000), category: CATEGORIES[Math.floor(rnd() * CATEGORIES.length)]! }
 }
 
 const BATCH = 25
-const IN_FLIGHT = 4
+/** BatchWrite calls in flight while seeding. */
+const IN_FLIGHT = 8
 
 async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: readonly Record<string, unknown>[]): Promise<void> {
   let pending = items.map((Item) => ({ PutRequest: { Item } }))
@@ -64,6 +69,7 @@ async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: 
   }
 }
 
+/** Writes `items` in batches of 25, IN_FLIGHT batches at a time. */
 async function writeAll(db: DynamoDBDocumentClient, tableName: string, items: readonly Record<string, unknown>[]): Promise<void> {
   let next = 0
   const worker = async () => {
@@ -76,39 +82,90 @@ async function writeAll(db: DynamoDBDocumentClient, tableName: string, items: re
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
 }
 
-async function adjust(db: DynamoDBDocumentClient, tableName: string, key: Record<string, unknown>, delta: number): Promise<void> {
-  await db.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: 'ADD #n :d', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':d': delta } }))
+/** Moves a counter item by `delta`; a count item's revision moves on and its `at` stays in the past. */
+async function adjust(db: DynamoDBDocumentClient, tableName: string, key: Record<string, unknown>, delta: number, list: boolean): Promise<void> {
+  await db.send(new UpdateCommand({
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: list ? 'ADD #n :d, #rev :one SET #at = :zero' : 'ADD #n :d',
+    ExpressionAttributeNames: { '#n': 'n', ...(list ? { '#rev': 'rev', '#at': 'at' } : {}) },
+    ExpressionAttributeValues: { ':d': delta, ...(list ? { ':one': 1, ':zero': 0 } : {}) },
+  }))
+}
+
+export interface SeedPlan {
+  /** Documents to add. */
+  readonly count: number
+  /** Locales every document gets a version in. */
+  readonly locales: readonly string[]
+  /** Locales only some documents get a version in: document `i` has one when `translated(i)`. */
+  readonly partial?: { readonly locales: readonly string[]; translated(i: number): boolean }
+  /** Fallback chains (`es-MX` → [`es-MX`, `es`, `en`]): each gets a served copy per document. */
+  readonly chains?: ReadonlyMap<string, readonly string[]>
+  readonly seed: number
 }
 
 /**
- * Adds `count` articles, each with a version in every one of `locales`, and returns their
- * documentIds. Ids continue the type's sequence; counts and the sequence move by what was added.
+ * Adds `plan.count` articles and returns their documentIds, with the items the document store
+ * would leave: versions, head (rev 1), served copies; ids continue the type's sequence, and the
+ * sequence and every list's count item move by what was added.
  */
-export async function seedArticles(db: DynamoDBDocumentClient, tableName: string, locales: readonly string[], count: number, seed: number): Promise<string[]> {
-  const rnd = random(seed)
+export async function seedArticles(db: DynamoDBDocumentClient, tableName: string, plan: SeedPlan): Promise<string[]> {
+  const rnd = random(plan.seed)
   const sequenceKey = { documentId: META.sequence, locale: article.uid }
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: sequenceKey, ConsistentRead: true }))
-  let id = Number(Item?.n ?? 0)
+  const firstId = Number(Item?.n ?? 0)
+  let id = firstId
   const items: Record<string, unknown>[] = []
   const documentIds: string[] = []
-  const started = Date.parse('2025-01-01T00:00:00.000Z') + id * 1000
-  for (let i = 0; i < count; i++) {
+  const added = new Map<string, number>()
+  const count = (list: string) => added.set(list, (added.get(list) ?? 0) + 1)
+  // Distinct timestamps: one second per document, continuing after the documents already seeded.
+  const started = Date.parse('2025-01-01T00:00:00.000Z') + firstId * 1000
+  for (let i = 0; i < plan.count; i++) {
     const documentId = newDocumentId()
     documentIds.push(documentId)
     const shared = sharedAttributes(rnd)
-    for (const locale of locales) {
+    const locales = [...plan.locales, ...(plan.partial?.translated(i) === true ? plan.partial.locales : [])]
+    const versions: Version[] = locales.map((locale) => {
       id += 1
       const at = new Date(started + i * 1000).toISOString()
-      const version: Version = { documentId, locale, id, rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...localizedAttributes(rnd, locale, id), ...shared } }
+      return { documentId, locale, id, rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...localizedAttributes(rnd, locale, id), ...shared } }
+    })
+    for (const version of versions) {
       items.push(versionToItem(article, version))
+      count(version.locale)
     }
-    // The head as createVersion leaves it: put with rev 1, moved on by each further localization.
-    items.push({ documentId, locale: '#head', contentType: article.uid, rev: locales.length })
+    for (const [locale, chain] of plan.chains ?? []) {
+      const served = servedVersion(versions, chain)
+      if (served === undefined) continue
+      items.push(versionToItem(article, served, locale))
+      count(servedList(locale))
+    }
+    items.push({ ...headKey(documentId), contentType: article.uid, rev: 1 })
   }
   await writeAll(db, tableName, items)
   await Promise.all([
-    adjust(db, tableName, sequenceKey, count * locales.length),
-    ...locales.map((locale) => adjust(db, tableName, countKey(article.uid, locale), count)),
+    adjust(db, tableName, sequenceKey, id - firstId, false),
+    ...[...added].map(([list, n]) => adjust(db, tableName, countKey(article.uid, list), n, true)),
   ])
   return documentIds
+}
+
+/**
+ * Checks that the locale registration items the writes guard on exist, and records the slot
+ * indexes as complete for today's keys (main's reindex state item; ignored where it is unknown).
+ */
+export async function checkRegistration(db: DynamoDBDocumentClient, tableName: string, locales: readonly string[]): Promise<void> {
+  for (const code of locales) {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { documentId: META.locale, locale: code }, ConsistentRead: true }))
+    if (Item === undefined) throw new Error(`no registration item for locale ${code} in ${tableName}`)
+  }
+  await db.send(new PutCommand({ TableName: tableName, Item: { documentId: META.config, locale: 'index', keyVersion: KEY_VERSION, at: new Date().toISOString() } }))
+}
+
+/** The fallback epoch of the stored locale registry. */
+export async function registryEpoch(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { documentId: META.config, locale: 'locales' }, ConsistentRead: true }))
+  return Number(Item?.epoch ?? 0)
 }

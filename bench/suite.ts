@@ -1,12 +1,13 @@
 // Everything measured at one N: each read kind (answers checked against the floor, warmed up,
 // then as many alternating app/floor pairs as fit a time budget), the reference cost of reading
-// every document, the size of the sort-key entries, and the write kinds.
-import { INDEX } from '../lib/table.js'
+// every document (up to READ_ALL_MAX), the size of a slot index entry and of a document, and the
+// write kinds.
+import { INDEX, slotIndex } from '../lib/table.js'
 import type { CapacityMeter } from './capacity.js'
 import { keysBytes } from './item-size.js'
 import { measurePair, sample, summarize, type Sample } from './measure.js'
 import type { KindResult, SizeResult } from './results.js'
-import { readScenarios, writeScenarios, type BenchContext, type Scenario } from './scenarios.js'
+import { readScenarios, totalOf, writeScenarios, type BenchContext, type Scenario } from './scenarios.js'
 
 export interface SuiteSettings {
   /** Time for the measured pairs of one read kind; slow kinds get at least `minReads` pairs. */
@@ -18,17 +19,26 @@ export interface SuiteSettings {
   readonly warmUpMs: number
   /** Measured repetitions of every write kind (after `warmUpPairs` untimed ones). */
   readonly writeReps: number
+  /** Read scenarios only (no writes) at this N and above, to keep the largest size within minutes. */
+  readonly readsOnlyFrom: number
 }
+
+/** Reading every document is measured up to this N; past it, its cost is N times the cost per document. */
+const READ_ALL_MAX = 10_000
+/** Entries sampled for the average size of a slot index entry and of a document. */
+const SIZE_SAMPLE = 1000
 
 /**
  * Untimed pairs before a read kind is measured: the first checks that the app and the floor gave
  * the same answer; more follow until `warmUpPairs` or `warmUpMs` is reached. Returns the next
  * repetition and the mean time of a pair, to size the measured run.
  */
-async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<{ next: number; pairMs: number }> {
+async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<{ next: number; pairMs: number; total: number | undefined }> {
+  await scenario.prepare?.()
   const started = performance.now()
   const first = await measurePair(meter, scenario.app, scenario.floor, 0, 1)
   scenario.check?.(first.app[0]!.value, first.floor[0]!.value)
+  const total = scenario.unchecked === true ? undefined : totalOf(first.floor[0]!.value)
   const samples: Sample<string>[] = [...first.app, ...first.floor]
   let next = 1
   while (next < settings.warmUpPairs && performance.now() - started < settings.warmUpMs) {
@@ -36,18 +46,22 @@ async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteS
     samples.push(...pair.app, ...pair.floor)
     next += 1
   }
-  return { next, pairMs: (2 * samples.reduce((sum, s) => sum + s.ms, 0)) / samples.length }
+  return { next, pairMs: (2 * samples.reduce((sum, s) => sum + s.ms, 0)) / samples.length, total }
 }
 
-async function measureRead(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<KindResult> {
-  const { next, pairMs } = await warmUp(meter, scenario, settings)
+/** One read kind: warmed up and checked, then as many alternating pairs as fit the time budget. */
+export async function measureRead(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<KindResult> {
+  const { next, pairMs, total } = await warmUp(meter, scenario, settings)
   const reps = Math.max(settings.minReads, Math.min(settings.maxReads, Math.floor(settings.readBudgetMs / pairMs)))
   const pair = await measurePair(meter, scenario.app, scenario.floor, next, next + reps)
-  return { kind: scenario.kind, label: scenario.label, write: false, app: summarize(pair.app), floor: summarize(pair.floor) }
+  return {
+    kind: scenario.kind, label: scenario.label, write: false, app: summarize(pair.app), floor: summarize(pair.floor),
+    ...(total === undefined ? {} : { total }), ...(scenario.unchecked === true ? { unchecked: true } : {}),
+  }
 }
 
-async function measureWrites(meter: CapacityMeter, ctx: BenchContext, settings: SuiteSettings, seed: number): Promise<KindResult[]> {
-  const { scenarios, cleanUp } = writeScenarios(ctx, seed)
+/** Write kinds in order, the same repetitions each (the first `warmUpPairs` untimed), then their clean-up. */
+export async function measureWrites(meter: CapacityMeter, { scenarios, cleanUp }: { scenarios: Scenario[]; cleanUp(): Promise<void> }, settings: SuiteSettings): Promise<KindResult[]> {
   const results: KindResult[] = []
   for (const scenario of scenarios) {
     const pair = await measurePair(meter, scenario.app, scenario.floor, 0, settings.warmUpPairs + settings.writeReps)
@@ -69,18 +83,20 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
   }
   const readAll: Sample<Record<string, unknown>[]>[] = []
   const readAllStarted = performance.now()
-  while (readAll.length < 3 && (readAll.length === 0 || performance.now() - readAllStarted < 5000)) {
+  while (ctx.n <= READ_ALL_MAX && readAll.length < 3 && (readAll.length === 0 || performance.now() - readAllStarted < 5000)) {
     readAll.push(await sample(meter, () => ctx.floor.queryAll(INDEX.byId, 'en')))
   }
-  const documents = readAll[0]!.value
-  const sortKeysBytes = keysBytes(await ctx.floor.queryAll(INDEX.sortKeys, 'en'))
-  kinds.push(...(await measureWrites(meter, ctx, settings, seed)))
-  log(`N=${ctx.n} writes measured`)
+  const documents = await ctx.floor.queryAll(INDEX.byId, 'en', undefined, SIZE_SAMPLE).then((items) => items.slice(0, SIZE_SAMPLE))
+  const entries = await ctx.floor.queryAll(slotIndex(0), 'en', undefined, SIZE_SAMPLE).then((items) => items.slice(0, SIZE_SAMPLE))
+  if (ctx.n < settings.readsOnlyFrom) {
+    kinds.push(...(await measureWrites(meter, writeScenarios(ctx, seed), settings)))
+    log(`N=${ctx.n} writes measured`)
+  }
   return {
     n: ctx.n,
     kinds,
-    readAll: summarize(readAll),
-    sortKeysBytes,
+    ...(readAll.length === 0 ? {} : { readAll: summarize(readAll) }),
+    entryBytes: keysBytes(entries) / entries.length,
     documentBytes: keysBytes(documents) / documents.length,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
   }
