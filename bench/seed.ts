@@ -161,7 +161,7 @@ export async function checkRegistration(db: DynamoDBDocumentClient, tableName: s
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { documentId: META.locale, locale: code }, ConsistentRead: true }))
     if (Item === undefined) throw new Error(`no registration item for locale ${code} in ${tableName}`)
   }
-  await db.send(new PutCommand({ TableName: tableName, Item: { documentId: META.config, locale: 'index', keyVersion: KEY_VERSION, at: new Date().toISOString() } }))
+  await db.send(new PutCommand({ TableName: tableName, Item: { documentId: META.index, locale: 'state', keyVersion: KEY_VERSION, at: new Date().toISOString() } }))
 }
 
 /** The fallback epoch of the stored locale registry. */
