@@ -7,7 +7,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
-import { META } from '../../lib/table.js'
+import { HEAD, META } from '../../lib/table.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
@@ -94,20 +94,27 @@ export async function tableSnapshot(ctx: TestContext): Promise<string> {
 }
 
 /**
- * The storage invariants no race or crash may break: every version item is complete (an update
- * never creates a bare item), and each locale's count item equals its number of versions.
+ * The storage invariants no race or crash may break: every version and served copy is complete (an
+ * update never creates a bare item), each list's count item equals its number of items (versions
+ * per locale, served copies per `~<locale>`), every document with items has its head, and every
+ * locale that holds versions is registered (has its `#locale` item).
  */
 export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   const items = await scanTable(ctx)
-  const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
-  for (const version of versions) {
-    expect(version).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
+  const documents = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== HEAD)
+  for (const item of documents) {
+    expect(item).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
   }
   const perList = new Map<string, number>()
-  for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
+  for (const item of documents) perList.set(item.listKey, (perList.get(item.listKey) ?? 0) + 1)
   for (const item of items.filter((entry) => entry.documentId === META.count)) {
     expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
     perList.delete(item.locale)
   }
-  expect([...perList.keys()]).toEqual([]) // every list with versions has its count item
+  expect([...perList.keys()]).toEqual([]) // every list with items has its count item
+  const heads = new Set(items.filter((item) => item.locale === HEAD).map((item) => item.documentId))
+  expect([...new Set(documents.map((item) => item.documentId))].filter((documentId) => !heads.has(documentId))).toEqual([])
+  const registered = new Set(items.filter((item) => item.documentId === META.locale).map((item) => item.locale))
+  const versionLocales = new Set(documents.filter((item) => !String(item.locale).startsWith('~')).map((item) => item.locale))
+  expect([...versionLocales].filter((locale) => !registered.has(locale))).toEqual([]) // never a version in an unregistered locale
 }
