@@ -71,6 +71,20 @@ export async function createTestContext(
   return { app, services, db, config, endpoint, request, admin, token, addLocales }
 }
 
+/** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
+export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs'>> = {}): Pick<TestContext, 'app' | 'request'> {
+  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const app = createServerApp(services)
+  const request: TestContext['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    if (body !== undefined) headers['Content-Type'] ??= 'application/json'
+    return Promise.resolve(app.request(path, { method, headers, body }))
+  }
+  return { app, request }
+}
+
 /** The JSON body of a response, typed loosely for assertions. */
 export async function json(response: Response): Promise<any> {
   return response.json()
