@@ -2,7 +2,7 @@
 // DynamoDB Local. Where a race must be certain, a barrier on the client holds every request's
 // write until all of them have done their reads, so each one decides on the same stale state.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createPeer, createTestContext, expectStorageInvariants, json, type TestContext } from '../support/context.js'
+import { createPeer, createTestContext, holdWrites, expectStorageInvariants, json, type TestContext } from '../support/context.js'
 
 type Doc = Record<string, any>
 
@@ -26,30 +26,7 @@ describe('races', () => {
   const del = (path: string, headers: Record<string, string> = {}) => ctx.request('DELETE', path, { token: key, headers })
   const statuses = (responses: Response[]) => responses.map((response) => response.status).sort()
 
-  /**
-   * Holds the first `count` writes to each of `documentIds` (transactions and single updates) until
-   * all `count` have arrived for that document, then releases them together. Reads are never held.
-   */
-  function barrier(documentIds: string | string[], count: number): void {
-    const groups = new Map([documentIds].flat().map((documentId) => [documentId, { held: [] as (() => void)[], open: false }]))
-    const release = (group: { held: (() => void)[]; open: boolean }) => {
-      group.open = true
-      group.held.splice(0).forEach((resume) => resume())
-    }
-    setTimeout(() => groups.forEach(release), 5000).unref() // never hang: an unmet barrier shows up as a failed assertion
-    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
-      const write = ['TransactWriteItemsCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'PutItemCommand'].includes(context.commandName)
-      const input = write ? JSON.stringify(args.input) : ''
-      const group = [...groups].find(([documentId]) => input.includes(documentId))?.[1]
-      if (group !== undefined && !group.open) {
-        await new Promise<void>((resume) => {
-          group.held.push(resume)
-          if (group.held.length >= count) release(group)
-        })
-      }
-      return next(args)
-    }, { step: 'initialize', name: 'barrier', override: true })
-  }
+  const barrier = (documentIds: string | string[], count: number) => holdWrites(ctx, documentIds, count)
 
   async function createArticle(data: Doc, locale = 'en'): Promise<Doc> {
     const response = await ctx.request('POST', `/api/articles?locale=${locale}`, { token: key, body: { data } })

@@ -85,6 +85,31 @@ export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'ca
   return { app, request }
 }
 
+/**
+ * Holds the first `count` writes to each of `documentIds` (transactions and single updates) until
+ * all `count` have arrived for that document, then releases them together. Reads are never held.
+ */
+export function holdWrites(ctx: TestContext, documentIds: string | string[], count: number, timeoutMs = 5000): void {
+  const groups = new Map([documentIds].flat().map((documentId) => [documentId, { held: [] as (() => void)[], open: false }]))
+  const release = (group: { held: (() => void)[]; open: boolean }) => {
+    group.open = true
+    group.held.splice(0).forEach((resume) => resume())
+  }
+  setTimeout(() => groups.forEach(release), timeoutMs).unref() // never hang: an unmet barrier shows up as a failed assertion
+  ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+    const write = ['TransactWriteItemsCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'PutItemCommand'].includes(context.commandName)
+    const input = write ? JSON.stringify(args.input) : ''
+    const group = [...groups].find(([documentId]) => input.includes(documentId))?.[1]
+    if (group !== undefined && !group.open) {
+      await new Promise<void>((resume) => {
+        group.held.push(resume)
+        if (group.held.length >= count) release(group)
+      })
+    }
+    return next(args)
+  }, { step: 'initialize', name: 'barrier', override: true })
+}
+
 /** The JSON body of a response, typed loosely for assertions. */
 export async function json(response: Response): Promise<any> {
   return response.json()
