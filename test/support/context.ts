@@ -7,7 +7,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
-import { META } from '../../lib/table.js'
+import { HEAD, META } from '../../lib/table.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
@@ -71,6 +71,45 @@ export async function createTestContext(
   return { app, services, db, config, endpoint, request, admin, token, addLocales }
 }
 
+/** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
+export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs'>> = {}): Pick<TestContext, 'app' | 'request'> {
+  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const app = createServerApp(services)
+  const request: TestContext['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    if (body !== undefined) headers['Content-Type'] ??= 'application/json'
+    return Promise.resolve(app.request(path, { method, headers, body }))
+  }
+  return { app, request }
+}
+
+/**
+ * Holds the first `count` writes to each of `documentIds` (transactions and single updates) until
+ * all `count` have arrived for that document, then releases them together. Reads are never held.
+ */
+export function holdWrites(ctx: TestContext, documentIds: string | string[], count: number, timeoutMs = 5000): void {
+  const groups = new Map([documentIds].flat().map((documentId) => [documentId, { held: [] as (() => void)[], open: false }]))
+  const release = (group: { held: (() => void)[]; open: boolean }) => {
+    group.open = true
+    group.held.splice(0).forEach((resume) => resume())
+  }
+  setTimeout(() => groups.forEach(release), timeoutMs).unref() // never hang: an unmet barrier shows up as a failed assertion
+  ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+    const write = ['TransactWriteItemsCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'PutItemCommand'].includes(context.commandName)
+    const input = write ? JSON.stringify(args.input) : ''
+    const group = [...groups].find(([documentId]) => input.includes(documentId))?.[1]
+    if (group !== undefined && !group.open) {
+      await new Promise<void>((resume) => {
+        group.held.push(resume)
+        if (group.held.length >= count) release(group)
+      })
+    }
+    return next(args)
+  }, { step: 'initialize', name: 'barrier', override: true })
+}
+
 /** The JSON body of a response, typed loosely for assertions. */
 export async function json(response: Response): Promise<any> {
   return response.json()
@@ -94,20 +133,27 @@ export async function tableSnapshot(ctx: TestContext): Promise<string> {
 }
 
 /**
- * The storage invariants no race or crash may break: every version item is complete (an update
- * never creates a bare item), and each locale's count item equals its number of versions.
+ * The storage invariants no race or crash may break: every version and served copy is complete (an
+ * update never creates a bare item), each list's count item equals its number of items (versions
+ * per locale, served copies per `~<locale>`), every document with items has its head, and every
+ * locale that holds versions is registered (has its `#locale` item).
  */
 export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   const items = await scanTable(ctx)
-  const versions = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== '#head')
-  for (const version of versions) {
-    expect(version).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
+  const documents = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== HEAD)
+  for (const item of documents) {
+    expect(item).toMatchObject({ listKey: expect.any(String), contentType: expect.any(String), id: expect.any(Number), rev: expect.any(Number), createdAt: expect.any(String) })
   }
   const perList = new Map<string, number>()
-  for (const version of versions) perList.set(version.listKey, (perList.get(version.listKey) ?? 0) + 1)
+  for (const item of documents) perList.set(item.listKey, (perList.get(item.listKey) ?? 0) + 1)
   for (const item of items.filter((entry) => entry.documentId === META.count)) {
     expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
     perList.delete(item.locale)
   }
-  expect([...perList.keys()]).toEqual([]) // every list with versions has its count item
+  expect([...perList.keys()]).toEqual([]) // every list with items has its count item
+  const heads = new Set(items.filter((item) => item.locale === HEAD).map((item) => item.documentId))
+  expect([...new Set(documents.map((item) => item.documentId))].filter((documentId) => !heads.has(documentId))).toEqual([])
+  const registered = new Set(items.filter((item) => item.documentId === META.locale).map((item) => item.locale))
+  const versionLocales = new Set(documents.filter((item) => !String(item.locale).startsWith('~')).map((item) => item.locale))
+  expect([...versionLocales].filter((locale) => !registered.has(locale))).toEqual([]) // never a version in an unregistered locale
 }
