@@ -89,7 +89,8 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
     const mappedEnv = { ...childEnv, NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS }
     const coldStart = async (b: { target: ColdTarget; file: string }, childEnvironment: Record<string, string>) => {
       const { stdout } = await run(process.execPath, [child, b.file, restEvent(b.target)], { env: childEnvironment, cwd: dir })
-      const result = JSON.parse(stdout) as { importMs: number; firstRequestMs: number; statusCode: number }
+      // The function's own request log line comes first; the child's measurement is the last line.
+      const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as { importMs: number; firstRequestMs: number; statusCode: number }
       if (result.statusCode !== 200) throw new Error(`cold start of ${b.target.name} answered ${result.statusCode}`)
       return result
     }
