@@ -33,7 +33,7 @@ export interface Spent {
 }
 
 /** Partition keys of the settings items the locale and access services read through their caches. */
-const LOOKUP_PARTITIONS: ReadonlySet<string> = new Set([META.config, META.token])
+const LOOKUP_PARTITIONS: ReadonlySet<string> = new Set([META.config, META.token, META.index])
 
 const READS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand', 'ScanCommand'])
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand'])

@@ -2,11 +2,12 @@
 // case-insensitive, default when omitted), and the administration operations. Reads are cached
 // for `ttlMs`; this process's own writes refresh the cache at once.
 import { contentTypes } from './content-types.js'
-import { ApiError, badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
+import { badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
 import { KEY_VERSION } from './storage/index-keys.js'
 import type { LocaleGuard, LocaleGuards } from './storage/documents.js'
-import type { LocaleEntry, LocaleRegistry, SettingsStore } from './storage/settings.js'
+import { RegistryChanged, type LocaleEntry, type LocaleRegistry, type SettingsStore } from './storage/settings.js'
+import { randomInt } from 'node:crypto'
 
 /** BCP 47 shaped: a 2-3 letter language, then subtags of 2-8 letters or digits; at most 35 chars. */
 const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
@@ -125,7 +126,7 @@ export class LocaleService implements LocaleGuards {
       try {
         registry = await this.save(registry, { ...registry })
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 409)) throw serviceUnavailable()
+        if (!(error instanceof RegistryChanged)) throw serviceUnavailable()
         registry = await this.registry(true)
       }
     }
@@ -182,6 +183,10 @@ export class LocaleService implements LocaleGuards {
 
   /** Registers a locale (409 if a code matches case-insensitively). */
   async add(input: { code: string; name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
+    return retrying(() => this.addOnce(input))
+  }
+
+  private async addOnce(input: { code: string; name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
     const registry = await this.registry(true)
     if (registry.locales.some((locale) => locale.code.toLowerCase() === input.code.toLowerCase())) {
       throw conflict(`Locale ${input.code} already exists`)
@@ -204,7 +209,12 @@ export class LocaleService implements LocaleGuards {
   }
 
   /** Renames a locale or makes it the default (404 for an unknown code). */
+  /** Renames a locale, makes it the default or sets its fallback (404 for an unknown code). */
   async update(code: string, input: { name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
+    return retrying(() => this.updateOnce(code, input))
+  }
+
+  private async updateOnce(code: string, input: { name?: string; isDefault?: boolean; fallback?: string | null }): Promise<LocaleEntry> {
     const registry = await this.registry(true)
     const current = this.find(registry, code)
     const now = new Date(this.clock()).toISOString()
@@ -218,7 +228,12 @@ export class LocaleService implements LocaleGuards {
   }
 
   /** Removes a locale: 409 for the default one, or one that still holds versions of any type. */
+  /** Removes a locale: 409 for the default one, one that still holds versions, or another's fallback. */
   async remove(code: string): Promise<void> {
+    return retrying(() => this.removeOnce(code))
+  }
+
+  private async removeOnce(code: string): Promise<void> {
     const registry = await this.registry(true)
     const current = this.find(registry, code)
     if (current.isDefault) throw conflict('The default locale cannot be deleted')
@@ -230,6 +245,10 @@ export class LocaleService implements LocaleGuards {
 
   /** Marks the served lists complete after a reindex pass that ran entirely under `epoch`. */
   async markServedReady(epoch: number): Promise<boolean> {
+    return retrying(() => this.markServedReadyOnce(epoch))
+  }
+
+  private async markServedReadyOnce(epoch: number): Promise<boolean> {
     const registry = await this.registry(true)
     if (registry.epoch !== epoch) return false
     await this.save(registry, { ...registry, servedReady: [...chainsOf(registry.locales).keys()] })
@@ -271,4 +290,20 @@ function checkFallback(locales: readonly LocaleEntry[], code: string, fallback: 
     if (next.code === code) throw badRequest(`Invalid fallback '${fallback}': ${code} would fall back to itself`, { key: 'fallback', value: fallback })
   }
   return target.code
+}
+
+/** Attempts of an admin change before a 409: each lost race re-reads the registry and re-applies it. */
+const REGISTRY_ATTEMPTS = 6
+
+/** Runs an admin change again on a fresh registry when another change won the race. */
+async function retrying<T>(change: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await change()
+    } catch (error) {
+      if (!(error instanceof RegistryChanged)) throw error
+      if (attempt >= REGISTRY_ATTEMPTS) throw conflict('The locales were changed by concurrent requests; retry')
+      await new Promise((resolve) => setTimeout(resolve, randomInt(5, 20 * attempt)))
+    }
+  }
 }

@@ -40,6 +40,9 @@ export interface StoredToken {
   readonly hash: string
 }
 
+/** The registry moved on since it was read (another admin change won): re-read and re-apply. */
+export class RegistryChanged extends Error {}
+
 const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
 const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
 const INDEX_STATE_KEY = { documentId: META.index, locale: 'state' }
@@ -95,7 +98,8 @@ export class SettingsStore {
       })
     } catch (error) {
       if (error instanceof ConditionFailed) {
-        throw conflict(error.failedAt(0) ? 'The locales were changed by a concurrent request; retry' : 'This locale still has content in it')
+        if (error.failedAt(0)) throw new RegistryChanged()
+        throw conflict('This locale still has content in it')
       }
       throw error
     }
