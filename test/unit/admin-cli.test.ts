@@ -17,6 +17,10 @@ describe('admin CLI: commands to requests', () => {
     [['locales', 'update', 'fr', '--default'], 'PUT', '/admin/i18n/locales/fr', { isDefault: true }],
     [['locales', 'update', 'fr', '--name', 'French'], 'PUT', '/admin/i18n/locales/fr', { name: 'French' }],
     [['locales', 'delete', 'zh-Hans-CN'], 'DELETE', '/admin/i18n/locales/zh-Hans-CN', undefined],
+    [['locales', 'add', 'fr-CA', '--fallback', 'fr'], 'POST', '/admin/i18n/locales', { code: 'fr-CA', fallback: 'fr' }],
+    [['locales', 'update', 'fr-CA', '--fallback', 'none'], 'PUT', '/admin/i18n/locales/fr-CA', { fallback: null }],
+    [['reindex'], 'POST', '/admin/reindex', {}],
+    [['reindex', '--cursor', 'abc'], 'POST', '/admin/reindex', { cursor: 'abc' }],
     [['tokens', 'list'], 'GET', '/admin/api-tokens', undefined],
     [['tokens', 'create', 'ci', '--type', 'read-only'], 'POST', '/admin/api-tokens', { name: 'ci', type: 'read-only' }],
     [
