@@ -34,17 +34,20 @@ const VALUES: KeyRange = { lo: '1', hi: '2' }
 /** Rough selectivity, lower is better; only used to choose among conditions. */
 const COST = { point: 1, null: 10, between: 100, range: 1000, notNull: 10_000 }
 
-/** The entries `filter` can match in a list sorted with `collation`'s string order. */
-export function planFilter(filter: Filter, type: ContentType, collation: string): FilterPlan {
-  return planNode(filter, type, collation) ?? { kind: 'scan' }
+/**
+ * The entries `filter` can match in a list whose keys use `collation`'s string order, for a request
+ * that compares strings with `requested`'s (they differ for `locale=*`, whose ranges then scan).
+ */
+export function planFilter(filter: Filter, type: ContentType, collation: string, requested = collation): FilterPlan {
+  return planNode(filter, type, collation, requested) ?? { kind: 'scan' }
 }
 
 type IndexPlan = Extract<FilterPlan, { kind: 'index' }>
 
-function planNode(filter: Filter, type: ContentType, collation: string): IndexPlan | undefined {
-  if (filter.kind === 'condition') return planCondition(filter, type, collation)
+function planNode(filter: Filter, type: ContentType, collation: string, requested: string): IndexPlan | undefined {
+  if (filter.kind === 'condition') return planCondition(filter, type, collation, requested)
   if (filter.kind === 'not') return undefined
-  const children = filter.filters.map((child) => planNode(child, type, collation))
+  const children = filter.filters.map((child) => planNode(child, type, collation, requested))
   if (filter.kind === 'and') {
     const indexed = children.filter((child): child is IndexPlan => child !== undefined)
     return indexed.sort((a, b) => a.cost - b.cost)[0]
@@ -54,11 +57,14 @@ function planNode(filter: Filter, type: ContentType, collation: string): IndexPl
   return { kind: 'index', parts, cost: (children as IndexPlan[]).reduce((sum, child) => sum + child.cost, 0) }
 }
 
-function planCondition(condition: Extract<Filter, { kind: 'condition' }>, type: ContentType, collation: string): IndexPlan | undefined {
+function planCondition(condition: Extract<Filter, { kind: 'condition' }>, type: ContentType, collation: string, requested: string): IndexPlan | undefined {
   const slot = indexedFields(type).indexOf(condition.field)
   if (slot === -1) return undefined
   const collator = collatorFor(collation)
   const kind = keyKindOf(type, condition.field)
+  // String ranges follow the request's collation: a list keyed in another one cannot answer them.
+  const ordered = ['$lt', '$lte', '$gt', '$gte', '$between'].includes(condition.operator)
+  if (ordered && kind === 'collated' && collatorFor(requested).resolvedOptions().locale !== collator.resolvedOptions().locale) return undefined
   const key = (value: FilterValue) => indexKey(kind, value, collator)
   const plan = (ranges: KeyRange[], cost: number): IndexPlan => ({ kind: 'index', parts: [{ slot, ranges }], cost })
   const { values } = condition

@@ -65,6 +65,12 @@ const BATCH_ATTEMPTS = 6
 /** Pages in id order ending within this many documents are read whole from `byId` in one Query. */
 const NEAR_PAGES = 100
 
+/**
+ * Entries read past the page in key order, so the run tied with the page's last key is usually seen
+ * to end in the same call (a tie past them costs another call).
+ */
+const RUN_LOOKAHEAD = 2
+
 /** Largest Limit of one Query call, so no request asks DynamoDB for an absurd number. */
 const MAX_QUERY_LIMIT = 1000
 
@@ -151,7 +157,7 @@ export class ListReader {
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
-      const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list) : { kind: 'scan' as const }
+      const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list, request.collation) : { kind: 'scan' as const }
       if (plan.kind === 'scan') {
         read.push(...(await this.readAll(type, { ...request, lists: [list] }, head.total)))
         continue
@@ -206,7 +212,7 @@ export class ListReader {
       if (boundary !== undefined && (exact === true || sortAttribute === undefined || items.at(-1)?.[sortAttribute] !== boundary[sortAttribute])) break
       // Inside a run of tied keys past `want`, read ever larger pages (25, then as many as read past it).
       const beyond = items.length - want
-      const remaining = Math.max(1, Math.min(MAX_QUERY_LIMIT, exact === true ? want - items.length : beyond < 0 ? 25 - beyond : Math.max(25, beyond)))
+      const remaining = Math.max(1, Math.min(MAX_QUERY_LIMIT, exact === true ? want - items.length : beyond < 0 ? RUN_LOOKAHEAD - beyond : Math.max(25, beyond)))
       const page = await guarded(() => this.db.send(new QueryCommand({
         TableName: this.tableName,
         IndexName: index,
