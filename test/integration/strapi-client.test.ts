@@ -42,6 +42,27 @@ describe('@strapi/client', () => {
     expect((await articles.find({ locale: 'fr' })).meta.pagination?.total).toBe(0)
   })
 
+  it('filters and selects fields with find({ filters, fields }) and findOne(id, { fields })', async () => {
+    const articles = client.collection('articles')
+    const a = await articles.create({ title: 'Filtered one', slug: 'filtered-one', views: 10, category: 'guides' })
+    await articles.create({ title: 'Filtered two', slug: 'filtered-two', views: 20, category: 'news' })
+    await articles.create({ title: 'Other', slug: 'other', views: 30, category: 'guides' })
+
+    const bySlug = await articles.find({ filters: { slug: { $eq: 'filtered-one' } }, fields: ['title', 'views'] })
+    expect(bySlug.data).toEqual([{ id: a.data.id, documentId: a.data.documentId, title: 'Filtered one', views: 10 }])
+    expect(bySlug.meta.pagination?.total).toBe(1)
+
+    const logical = await articles.find({
+      filters: { $and: [{ title: { $startsWith: 'Filtered' } }, { $or: [{ category: { $eq: 'news' } }, { views: { $lt: 15 } }] }] },
+      sort: 'views:desc',
+      fields: ['slug'],
+    })
+    expect(logical.data.map((doc) => doc.slug)).toEqual(['filtered-two', 'filtered-one'])
+
+    const one = await articles.findOne(a.data.documentId, { fields: ['title'] })
+    expect(one.data).toEqual([{ id: a.data.id, documentId: a.data.documentId, title: 'Filtered one' }])
+  })
+
   it('writes and reads a single type', async () => {
     const home = client.single('homepage')
     const written = await home.update({ title: 'Welcome' })
