@@ -2,6 +2,7 @@
 // conditions, and evaluated on one version in memory. The storage planner reads the same tree.
 import { sortableFields, type ContentType } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
+import { fieldKind, type FieldKind } from './field-kinds.js'
 import { collatorFor } from './sort.js'
 
 export type FilterOperator = '$eq' | '$ne' | '$eqi' | '$nei' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$notIn' | '$between'
@@ -24,28 +25,11 @@ const SINGLE_OPERATORS: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$g
 const OPERATORS: ReadonlySet<string> = new Set([...TEXT_OPERATORS, ...SINGLE_OPERATORS,
   '$eq', '$ne', '$in', '$notIn', '$between', '$null', '$notNull'])
 const STRING_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'email', 'uid', 'enumeration'])
-const TIMESTAMPS: ReadonlySet<string> = new Set(['createdAt', 'updatedAt', 'publishedAt'])
 const FALSE_FLAGS: ReadonlySet<string> = new Set(['false', '0', 'f', ''])
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([['true', true], ['t', true], ['1', true], ['false', false], ['f', false], ['0', false]])
 const DATE = /^\d{4}-\d\d-\d\d$/
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/
 const DATETIME = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/
-
-/** How a field's values are read from the query and ordered. */
-export type FieldKind = 'integer' | 'number' | 'biginteger' | 'boolean' | 'date' | 'time' | 'datetime' | 'collated' | 'plain'
-
-/** The kind of a filterable field: system fields by name, attributes by type. */
-export function fieldKind(field: string, type: ContentType): FieldKind {
-  if (field === 'id') return 'integer'
-  if (field === 'documentId') return 'plain'
-  if (field === 'locale') return 'collated'
-  if (TIMESTAMPS.has(field)) return 'datetime'
-  const attributeType = Object.hasOwn(type.attributes, field) ? type.attributes[field]?.type : undefined
-  if (attributeType === 'float' || attributeType === 'decimal') return 'number'
-  if (attributeType === 'integer' || attributeType === 'biginteger' || attributeType === 'boolean') return attributeType
-  if (attributeType === 'date' || attributeType === 'time' || attributeType === 'datetime') return attributeType
-  return 'collated'
-}
 
 const EXPECTED: Record<FieldKind, string> = {
   integer: 'an integer', number: 'a decimal number', biginteger: 'an integer of at most 19 digits',

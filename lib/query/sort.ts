@@ -2,6 +2,7 @@
 // by them (nulls first ascending, locale collation for strings, ties by id ascending).
 import { sortableFields, type ContentType } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
+import { fieldKind, plainOrdered } from './field-kinds.js'
 
 export interface SortEntry {
   readonly field: string
@@ -63,10 +64,6 @@ export function parseSort(raw: unknown, type: ContentType): SortEntry[] {
 
 type Comparable = string | number | boolean | null | undefined
 
-/** Fields whose string values are machine-ordered (ISO dates and times), compared by code unit. */
-const MACHINE_ORDERED: ReadonlySet<string> = new Set(['date', 'time', 'datetime'])
-const SYSTEM_MACHINE_ORDERED: ReadonlySet<string> = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt'])
-
 function plainCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
@@ -115,9 +112,8 @@ export function sortComparator(
   const collator = collatorFor(collationLocale)
   const byCollation = (x: string, y: string) => collator.compare(x, y)
   const keys = entries.map(({ field, order }) => {
-    const attributeType = type.attributes[field]?.type
-    const machine = SYSTEM_MACHINE_ORDERED.has(field) || (attributeType !== undefined && MACHINE_ORDERED.has(attributeType))
-    return { field, order, compareStrings: attributeType === 'biginteger' ? bigIntegerCompare : machine ? plainCompare : byCollation }
+    const kind = fieldKind(field, type)
+    return { field, order, compareStrings: kind === 'biginteger' ? bigIntegerCompare : plainOrdered(kind) ? plainCompare : byCollation }
   })
   return (a, b) => {
     for (const { field, order, compareStrings } of keys) {

@@ -2,7 +2,8 @@
 // MONOTONE (non-strict) with respect to lib/query/sort.ts's comparator. Entries with equal keys
 // (a run) are then ordered exactly in memory, so a key only has to never contradict the
 // comparator; the finer it discriminates, the shorter the runs. Pure: no SDK, no I/O.
-import type { ContentType } from '../content-types.js'
+import { SCALAR_TYPES, SYSTEM_FIELDS, type ContentType } from '../content-types.js'
+import { fieldKind, plainOrdered } from '../query/field-kinds.js'
 
 export type KeyKind = 'collated' | 'plain' | 'number' | 'biginteger' | 'boolean'
 
@@ -171,22 +172,19 @@ export function indexKey(kind: KeyKind, value: unknown, collator: Intl.Collator)
   return '1' + encodeValue(kind, value, collator)
 }
 
-/** Fields compared by code unit in lib/query/sort.ts (its MACHINE_ORDERED sets). */
-const SYSTEM_PLAIN: ReadonlySet<string> = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt'])
-
-/** How a sortable field of `type` is keyed; throws for a field that is not sortable. */
+/**
+ * The key kind of a sortable field, from its ordering kind (lib/query/field-kinds.ts), so keys and
+ * the sort comparator agree by construction. Throws for a field that cannot be sorted on.
+ */
 export function keyKindOf(type: ContentType, field: string): KeyKind {
-  if (field === 'id') return 'number'
-  if (field === 'locale') return 'collated'
-  if (SYSTEM_PLAIN.has(field)) return 'plain'
-  switch (type.attributes[field]?.type) {
-    case 'string': case 'text': case 'email': case 'uid': case 'enumeration': return 'collated'
-    case 'date': case 'time': case 'datetime': return 'plain'
-    case 'integer': case 'float': case 'decimal': return 'number'
-    case 'biginteger': return 'biginteger'
-    case 'boolean': return 'boolean'
-    default: throw new Error(`${field} is not a sortable field of ${type.uid}`)
-  }
+  const attribute = Object.hasOwn(type.attributes, field) ? type.attributes[field] : undefined
+  if (attribute !== undefined && !SCALAR_TYPES.has(attribute.type)) throw new Error(`${field} is not a sortable field of ${type.uid}`)
+  if (attribute === undefined && !SYSTEM_FIELDS.includes(field as (typeof SYSTEM_FIELDS)[number])) throw new Error(`${field} is not a sortable field of ${type.uid}`)
+  const kind = fieldKind(field, type)
+  if (kind === 'integer' || kind === 'number') return 'number'
+  if (kind === 'biginteger' || kind === 'boolean' || kind === 'collated') return kind
+  if (plainOrdered(kind)) return 'plain'
+  throw new Error(`${field} has no key kind`)
 }
 
 function shortHash(text: string): string {
