@@ -17,7 +17,7 @@ import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from 
 import type { Services } from './services.js'
 import type { DocumentState } from './storage/document-plan.js'
 import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
-import { toDocument, type Version } from './storage/items.js'
+import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, updateVersions } from './document-changes.js'
 
 /** The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single). */
@@ -60,7 +60,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const { versions } = await documents.getDocument(type, documentId)
       version = chain.map((code) => versions.find((candidate) => candidate.locale === code)).find((found) => found !== undefined)
     }
-    if (version === undefined || (filter !== undefined && !matchesFilter(filter, valuesOf(version), locale, type))) throw notFound()
+    if (version === undefined || (filter !== undefined && !matchesFilter(filter, versionValues(version), locale, type))) throw notFound()
     return version
   }
 
@@ -174,7 +174,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
-        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, valuesOf(version), WILDCARD, type))
+        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, versionValues(version), WILDCARD, type))
         if (versions.length === 0) throw notFound()
         const pageSize = Math.max(config.rest.defaultLimit, versions.length)
         const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
@@ -230,10 +230,4 @@ export function createContentApp(type: ContentType, services: Services): Hono {
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])
   return app
-}
-
-/** What a filter is evaluated on for one version. */
-function valuesOf(version: Version): Record<string, unknown> {
-  const { attributes, ...system } = version
-  return { ...attributes, ...system }
 }

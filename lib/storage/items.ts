@@ -122,6 +122,12 @@ export function versionToItem(type: ContentType, version: Version, servedIn?: st
   return item
 }
 
+/** Every value of a version by field name (attributes and system fields): what a filter is evaluated on. */
+export function versionValues(version: Version): Record<string, unknown> {
+  const { attributes, ...system } = version
+  return { ...attributes, ...system }
+}
+
 /** The API shape of a version: id, documentId, attributes in schema order, timestamps, locale. */
 export function toDocument(type: ContentType, version: Version): Record<string, unknown> {
   const document: Record<string, unknown> = { id: version.id, documentId: version.documentId }

@@ -14,7 +14,7 @@ import { sortComparator, type SortEntry } from '../query/sort.js'
 import { ATTR, INDEX, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
 import { guarded } from './client.js'
 import { keyKindOf } from './index-keys.js'
-import { countKey, itemToVersion, type Version } from './items.js'
+import { countKey, itemToVersion, versionValues, type Version } from './items.js'
 import { planFilter, type KeyRange } from './list-plan.js'
 
 export interface ListRequest {
@@ -271,11 +271,6 @@ function toEntry(item: Item, slot: number, type?: ContentType): Entry {
   const own = stored === undefined && type !== undefined ? versionValues(itemToVersion(type, item)) : stored
   const values = { ...own, id: Number(item[ATTR.id]), documentId }
   return { key: { documentId, locale: String(item.locale) }, sortKey: String(item[slotKey(slot)] ?? ''), values }
-}
-
-function versionValues(version: Version): Item {
-  const { attributes, ...system } = version
-  return { ...attributes, ...system }
 }
 
 function overBudget(maxScan: number) {
