@@ -5,7 +5,7 @@ import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
 import { contentTypes } from './content-types.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
-import { allowOnly, createBaseApp, readJsonBody } from './http.js'
+import { allowOnly, createBaseApp, json, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
 import { isLocaleCode } from './locales.js'
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
@@ -72,15 +72,15 @@ export function createAdminApp(services: Services): Hono {
   app.use('/admin/*', noStore)
   const admin = adminOnly(services.adminToken)
 
-  app.get('/admin/i18n/locales', admin, async (c) => c.json({ data: await locales.list() }))
+  app.get('/admin/i18n/locales', admin, async (c) => json(c, { data: await locales.list() }))
   app.post('/admin/i18n/locales', admin, async (c) => {
     const input = await adminBody(c, NewLocaleSchema, config.maxBodyBytes)
-    return c.json({ data: await locales.add(input) }, 201)
+    return json(c, { data: await locales.add(input) }, 201)
   })
   allowOnly(app, '/admin/i18n/locales', ['GET', 'POST'])
   app.put('/admin/i18n/locales/:code', admin, async (c) => {
     const input = await adminBody(c, LocaleChangeSchema, config.maxBodyBytes)
-    return c.json({ data: await locales.update(c.req.param('code'), input) })
+    return json(c, { data: await locales.update(c.req.param('code'), input) })
   })
   app.delete('/admin/i18n/locales/:code', admin, async (c) => {
     await locales.remove(c.req.param('code'))
@@ -88,10 +88,10 @@ export function createAdminApp(services: Services): Hono {
   })
   allowOnly(app, '/admin/i18n/locales/:code', ['PUT', 'DELETE'])
 
-  app.get('/admin/api-tokens', admin, async (c) => c.json({ data: await access.listTokens() }))
+  app.get('/admin/api-tokens', admin, async (c) => json(c, { data: await access.listTokens() }))
   app.post('/admin/api-tokens', admin, async (c) => {
     const input = await adminBody(c, NewTokenSchema, config.maxBodyBytes)
-    return c.json({ data: await access.createToken(input) }, 201)
+    return json(c, { data: await access.createToken(input) }, 201)
   })
   allowOnly(app, '/admin/api-tokens', ['GET', 'POST'])
   app.delete('/admin/api-tokens/:id', admin, async (c) => {
@@ -104,14 +104,14 @@ export function createAdminApp(services: Services): Hono {
 
   app.post('/admin/reindex', admin, async (c) => {
     const input = await adminBody(c, ReindexSchema, config.maxBodyBytes)
-    return c.json({ data: await services.reindex.step(input.cursor) })
+    return json(c, { data: await services.reindex.step(input.cursor) })
   })
   allowOnly(app, '/admin/reindex', ['POST'])
 
-  app.get('/admin/roles/public', admin, async (c) => c.json({ data: { permissions: await access.getPublicPermissions() } }))
+  app.get('/admin/roles/public', admin, async (c) => json(c, { data: { permissions: await access.getPublicPermissions() } }))
   app.put('/admin/roles/public', admin, async (c) => {
     const input = await adminBody(c, RoleSchema, config.maxBodyBytes)
-    return c.json({ data: { permissions: await access.setPublicPermissions(input.permissions) } })
+    return json(c, { data: { permissions: await access.setPublicPermissions(input.permissions) } })
   })
   allowOnly(app, '/admin/roles/public', ['GET', 'PUT'])
   return app
@@ -128,7 +128,7 @@ export function createLocalesApp(services: Services): Hono {
   app.get(OPENAPI_PATH, (c) => {
     noQuery(c)
     openApi ??= buildOpenApiDocument(Object.values(contentTypes), services.config)
-    return c.json(openApi)
+    return json(c, openApi)
   })
   allowOnly(app, OPENAPI_PATH, ['GET'])
   app.get('/api/i18n/locales', async (c) => {
@@ -138,7 +138,7 @@ export function createLocalesApp(services: Services): Hono {
     const tag = listTag({ locales }, 0)
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
     c.header('ETag', tag)
-    return c.json(locales)
+    return json(c, locales)
   })
   allowOnly(app, '/api/i18n/locales', ['GET'])
   return app

@@ -8,7 +8,7 @@ import { routeName, type ContentType } from './content-types.js'
 import { cachingHeaders, listTag, noneMatch, notModified, settled } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
 import { badRequest, conflict, notFound, preconditionFailed } from './errors.js'
-import { allowOnly, createBaseApp, etagOf, expectedRevision, parseIfMatch, readJsonBody } from './http.js'
+import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
 import { matchesFilter, type Filter } from './query/filters.js'
@@ -16,6 +16,7 @@ import { paginationMeta, paginationWindow } from './query/pagination.js'
 import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from './query/parse.js'
 import type { Services } from './services.js'
 import type { DocumentState } from './storage/document-plan.js'
+import type { ListHead } from './storage/lists.js'
 import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
 import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, updateVersions } from './document-changes.js'
@@ -35,7 +36,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
   const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)
   const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
     c.header('ETag', etagOf(version))
-    return c.json({ data: shown(version, fields), meta: {} })
+    return json(c, { data: shown(version, fields), meta: {} })
   }
 
   /** Finds the document a path names: 404 for a malformed id, another type's id, no versions. */
@@ -70,7 +71,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
     c.header('Content-Language', version.locale)
     c.header('ETag', tag)
-    return c.json(body())
+    return json(c, body())
   }
 
   /**
@@ -131,21 +132,28 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const chain = query.fallback !== false && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
       const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
-      const head = await lists.head(type, listNames)
       const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined }
+      const key = JSON.stringify(normalized)
+      const { offset, limit } = paginationWindow(query.pagination)
       const trusted = await locales.indexTrusted()
-      const tag = listTag({ normalized, trusted, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt)
+      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted }
+      const read = (head: Promise<ListHead>) => (chain !== undefined && !served ? lists.listChain(type, chain, request, head) : lists.list(type, request, head))
+      // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
+      // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
+      const startedAt = Date.now()
+      const headRead = lists.head(type, listNames)
+      // The validator alone answers a 304 or a cached page; otherwise the page is read alongside it.
+      const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : read(headRead)
+      const [head] = await Promise.all([headRead, early])
+      const tag = listTag({ normalized, trusted, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt, startedAt)
       if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
       c.header('ETag', tag)
-      const key = JSON.stringify(normalized)
       const cached = pages.get(key, tag)
-      if (cached !== undefined) return c.body(cached, 200, { 'Content-Type': 'application/json' })
-      const { offset, limit } = paginationWindow(query.pagination)
-      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted }
-      const page = chain !== undefined && !served ? await lists.listChain(type, chain, request, head) : await lists.list(type, request, head)
+      if (cached !== undefined) return jsonText(c, cached)
+      const page = await (early ?? read(headRead))
       const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
-      if (settled(head.changedAt)) pages.set(key, tag, text)
-      return c.body(text, 200, { 'Content-Type': 'application/json' })
+      if (settled(head.changedAt, startedAt)) pages.set(key, tag, text)
+      return jsonText(c, text)
     })
 
     app.post(root, async (c) => {
@@ -181,7 +189,7 @@ export function createContentApp(type: ContentType, services: Services): Hono {
         const tag = listTag({ versions: versions.map((version) => etagOf(version)), fields: query.fields }, 0)
         if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
         c.header('ETag', tag)
-        return c.json({ data: versions.map((version) => shown(version, query.fields)), meta })
+        return json(c, { data: versions.map((version) => shown(version, query.fields)), meta })
       }
       const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
       if (config.rest.findOneShape === 'object') return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))

@@ -1,5 +1,5 @@
 // HTTP plumbing shared by every app: the one error renderer, 404/405 envelopes, body reading with
-// its limits, and ETag / If-Match handling. Nothing here knows which runtime serves the app.
+// its limits, JSON answers within the response limit, and ETag / If-Match handling. Nothing here knows which runtime serves the app.
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { parseJson } from './body.js'
@@ -38,7 +38,7 @@ export function createBaseApp(limits: AppLimits, log?: LogWriter): Hono {
     if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
     await next()
   })
-  app.use('*', oncePerRequest('responseSizeLimit', responseSizeLimit(rest.maxResponseBytes)))
+  app.use('*', responseLimit(rest.maxResponseBytes))
   return app
 }
 
@@ -51,22 +51,39 @@ function oncePerRequest(name: string, middleware: MiddlewareHandler): Middleware
   }
 }
 
+/** Where the base app keeps its response byte limit for `json` and `jsonText`. */
+const RESPONSE_LIMIT = 'maxResponseBytes'
+
+/** Keeps the response byte limit in the request's context. */
+function responseLimit(maxBytes: number): MiddlewareHandler {
+  return (c, next) => {
+    c.set(RESPONSE_LIMIT, maxBytes)
+    return next()
+  }
+}
+
 /**
- * Refuses a JSON answer larger than `maxBytes` (Lambda answers at most 6 MB) with a 400 that says
- * how to ask for less, instead of the 502 the platform would give.
+ * A JSON answer from text already made (a cached page, say), refused when larger than the app's
+ * response limit (Lambda answers at most 6 MB) with a 400 that says how to ask for less, instead
+ * of the 502 the platform would give. Measured on the text itself: nothing is serialized twice.
  */
-function responseSizeLimit(maxBytes: number): MiddlewareHandler {
-  return async (c, next) => {
-    await next()
-    if (c.error !== undefined || !(c.res.headers.get('content-type') ?? '').includes('json')) return
-    const bytes = (await c.res.clone().arrayBuffer()).byteLength
-    if (bytes <= maxBytes) return
-    c.res.headers.delete('etag')
+export function jsonText(c: Context, text: string, status = 200): Response {
+  const maxBytes = c.get(RESPONSE_LIMIT) as number
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most answers need no exact count.
+  const bytes = text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
+  if (bytes > maxBytes) {
+    c.header('ETag', undefined)
     throw badRequest(
       `The response would be ${bytes} bytes, more than the limit of ${maxBytes}: ask for fewer documents (a smaller pagination[pageSize] or pagination[limit]) or fewer attributes (fields)`,
       { limit: maxBytes },
     )
   }
+  return c.body(text, status as 200, { 'Content-Type': 'application/json' })
+}
+
+/** A JSON answer of `value`, within the response limit (see `jsonText`). */
+export function json(c: Context, value: unknown, status = 200): Response {
+  return jsonText(c, JSON.stringify(value), status)
 }
 
 /** Renders any thrown value as the error envelope (the request log records the error itself). */

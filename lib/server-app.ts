@@ -4,7 +4,7 @@ import type { Hono } from 'hono'
 import { createAdminApp, createLocalesApp } from './admin-app.js'
 import { createContentApp } from './content-app.js'
 import { contentTypes } from './content-types.js'
-import { createBaseApp } from './http.js'
+import { createBaseApp, json } from './http.js'
 import type { LogWriter } from './observability/request-log.js'
 import type { Services } from './services.js'
 
@@ -34,7 +34,7 @@ export function createServerApp(services: Services, log?: LogWriter): Hono {
   const healthy = cachedHealth(() => services.access.checkReachable(), HEALTH_TTL_MS)
   app.get('/_health', async (c) => {
     await healthy()
-    return c.json({ status: 'ok' })
+    return json(c, { status: 'ok' })
   })
   app.route('/', createLocalesApp(services))
   app.route('/', createAdminApp(services))

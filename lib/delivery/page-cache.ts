@@ -16,6 +16,11 @@ export class PageCache {
     return entry.body
   }
 
+  /** True when an answer for `key` is stored, under any tag. */
+  holds(key: string): boolean {
+    return this.entries.has(key)
+  }
+
   set(key: string, tag: string, body: string): void {
     if (this.capacity === 0) return
     this.entries.delete(key)

@@ -62,7 +62,10 @@ interface Entry {
 const BATCH_SIZE = 100
 /** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
 const BATCH_ATTEMPTS = 6
-/** Pages in id order ending within this many documents are read whole from `byId` in one Query. */
+/**
+ * Pages ending within this many entries of the start are read from the start, without waiting for
+ * the total: in id order from `byId` (see idPage), in any other from the sort field's slot.
+ */
 const NEAR_PAGES = 100
 
 /**
@@ -94,34 +97,42 @@ export class ListReader {
     }
   }
 
-  /** One page of `type`'s versions in the requested lists, ordered, filtered and counted as asked. */
-  async list(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
-    if (request.filter !== undefined) return this.filtered(type, request, head)
+  /**
+   * One page of `type`'s versions in the requested lists, ordered, filtered and counted as asked.
+   * `headRead` is the lists' validator read in flight: pages near the start are read without
+   * waiting for it (they are read from the start whatever the total), the others wait for the total.
+   */
+  async list(type: ContentType, request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
+    if (request.filter !== undefined) return this.filtered(type, request, headRead)
     const { offset, limit } = request
-    if (offset >= head.total) return { versions: [], total: head.total }
+    const total = async () => (await headRead).total
+    const nearStart = offset + limit <= NEAR_PAGES
     const sort = request.lists.length === 1 ? request.sort.filter((entry) => entry.field !== 'locale') : request.sort
     const primary = sort[0] ?? { field: 'id', order: 'asc' as const }
     const slot = indexedFields(type).indexOf(primary.field)
     const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
-    if (single !== undefined && primary.field === 'id' && offset + limit <= NEAR_PAGES) {
-      // Near the start in id order, one Query of whole documents beats keys then a BatchGet.
-      const items = await this.query({ index: INDEX.byId, type, list: single, forward: primary.order === 'asc', want: offset + limit, exact: true })
-      return { versions: items.slice(offset).map((item) => itemToVersion(type, item)), total: head.total }
+    if (single !== undefined && primary.field === 'id' && nearStart) {
+      const forward = primary.order === 'asc'
+      const items = await this.idPage(type, single, forward, offset, limit, request.trusted)
+      return { versions: items.map((item) => itemToVersion(type, item)), total: await total() }
     }
+    // Farther in, where the page is read from depends on the total.
+    const head = nearStart ? undefined : await headRead
+    if (head !== undefined && offset >= head.total) return { versions: [], total: head.total }
     if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
-      const entries = await this.readAll(type, request, head.total)
-      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: head.total }
+      const entries = await this.readAll(type, request, await total())
+      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: await total() }
     }
     const compare = this.comparator(type, sort, request.collation)
     const collatedAcrossLists = single === undefined && (primary.field === 'locale' || (slot !== -1 && keyKindOf(type, primary.field) === 'collated'))
     if (slot === -1 || collatedAcrossLists) {
       // Per-list keys use each locale's collation, and some fields have no slot: order everything read, within the budget.
-      const entries = await this.readAll(type, request, head.total)
+      const entries = await this.readAll(type, request, await total())
       const page = entries.sort(compare).slice(offset, offset + limit)
-      return { versions: await this.fetch(type, page), total: head.total }
+      return { versions: await this.fetch(type, page), total: await total() }
     }
     const forward = primary.order === 'asc'
-    if (single !== undefined && offset + limit / 2 > head.total / 2) {
+    if (single !== undefined && head !== undefined && offset + limit / 2 > head.total / 2) {
       // Nearer the end: read backwards the entries from the end up to the page, then mirror.
       const fromEnd = head.total - offset
       const tail = (await this.ordered(type, single, slot, !forward, fromEnd)).sort((a, b) => compare(b, a))
@@ -130,7 +141,7 @@ export class ListReader {
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().sort(compare).slice(offset, offset + limit)
-    return { versions: await this.fetch(type, page), total: head.total }
+    return { versions: await this.fetch(type, page), total: await total() }
   }
 
   /**
@@ -138,8 +149,8 @@ export class ListReader {
    * is being rebuilt: every entry of each (within the scan budget), each document once as its
    * first version along the chain, then filtered, ordered and counted as any list.
    */
-  async listChain(type: ContentType, chain: readonly string[], request: ListRequest, head: ListHead): Promise<ListResult> {
-    const perList = await this.readAll(type, { ...request, lists: chain }, head.total)
+  async listChain(type: ContentType, chain: readonly string[], request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
+    const perList = await this.readAll(type, { ...request, lists: chain }, (await headRead).total)
     const first = new Map<string, Entry>()
     for (const entry of perList) {
       const current = first.get(entry.key.documentId)
@@ -152,14 +163,14 @@ export class ListReader {
   }
 
   /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
-  private async filtered(type: ContentType, request: ListRequest, head: ListHead): Promise<ListResult> {
+  private async filtered(type: ContentType, request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
     const filter = request.filter as Filter
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
       const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list, request.collation) : { kind: 'scan' as const }
       if (plan.kind === 'scan') {
-        read.push(...(await this.readAll(type, { ...request, lists: [list] }, head.total)))
+        read.push(...(await this.readAll(type, { ...request, lists: [list] }, (await headRead).total)))
         continue
       }
       const seen = new Set<string>()
@@ -178,6 +189,24 @@ export class ListReader {
     const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
     return { versions: await this.fetch(type, page), total: matches.length }
+  }
+
+  /**
+   * Documents `offset` to `offset + limit` of a list in id order, whole, from `byId`: the first page
+   * in one Query; a later one skips the first `offset` as small `slot0` entries (id order too), then
+   * reads the page from `byId` after the last one skipped, rather than reading every skipped
+   * document whole. Untrusted slots may lack entries: then the documents are skipped whole.
+   */
+  private async idPage(type: ContentType, list: string, forward: boolean, offset: number, limit: number, trusted: boolean): Promise<Item[]> {
+    if (offset === 0 || !trusted) {
+      const items = await this.query({ index: INDEX.byId, type, list, forward, want: offset + limit, exact: true })
+      return items.slice(offset)
+    }
+    const skipped = await this.query({ index: slotIndex(0), type, list, forward, want: offset, exact: true })
+    const last = skipped.at(-1)
+    if (skipped.length < offset || last === undefined) return []
+    const after = { [ATTR.listKey]: last[ATTR.listKey], [ATTR.id]: last[ATTR.id], documentId: last.documentId, locale: last.locale }
+    return this.query({ index: INDEX.byId, type, list, forward, want: limit, exact: true, after })
   }
 
   /** Every entry of the requested lists, refused past the scan budget before anything is read. */
@@ -199,14 +228,14 @@ export class ListReader {
   }
 
   /**
-   * Entries of one list from an index, in key order, following pages: up to `want` (exactly, with
-   * `exact`), else on until the key changes after the `want`-th entry.
+   * Entries of one list from an index, in key order (after the key `after`, if given), following
+   * pages: up to `want` (exactly, with `exact`), else on until the key changes after the `want`-th entry.
    */
-  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number }): Promise<Item[]> {
-    const { index, type, list, forward, want, exact, range, slot } = input
+  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number; after?: Item }): Promise<Item[]> {
+    const { index, type, list, forward, want, exact, range, slot, after } = input
     const sortAttribute = slot === undefined ? undefined : slotKey(slot)
     const items: Item[] = []
-    let start: Item | undefined
+    let start: Item | undefined = after
     for (;;) {
       const boundary = items.length >= want ? items[want - 1] : undefined
       if (boundary !== undefined && (exact === true || sortAttribute === undefined || items.at(-1)?.[sortAttribute] !== boundary[sortAttribute])) break

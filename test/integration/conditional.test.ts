@@ -437,6 +437,46 @@ describe('the page cache', () => {
       expect(await titles(revalidated)).toEqual(['old', 'new'])
     })
 
+    it('never caches or validates a page read before a write whose validator, read alongside, ends after it, however long the request took', async () => {
+      // The page and the validator (the count item) are read at once. Here the page is read before
+      // the write, and the validator after it, more than SETTLE_MS after the request began: the
+      // tag names the new revision, the body the old one.
+      const headRead = (command: string | undefined, input: object) => command === 'GetItemCommand' && String((input as { Key?: { documentId?: string } }).Key?.documentId) === META.count
+      let paged!: () => void
+      const pageDone = new Promise<void>((resolve) => (paged = resolve))
+      let commit!: () => void
+      const committed = new Promise<void>((resolve) => (commit = resolve))
+      const before = await titles(await list({}, '/api/articles?pagination[pageSize]=21'))
+      // A query not asked before, so no cached page makes the request wait for the validator first.
+      const path = '/api/articles?pagination[pageSize]=22'
+      let holding = true
+      ctx.db.middlewareStack.add((next, context) => async (args) => {
+        if (holding && pageRead(context.commandName, args.input)) {
+          const result = await next(args)
+          paged()
+          return result
+        }
+        if (holding && headRead(context.commandName, args.input)) {
+          await committed
+          return next(args)
+        }
+        return next(args)
+      }, { step: 'initialize', name: 'hold' })
+      const inFlight = list({}, path)
+      await pageDone
+      await createArticle(ctx, key, 'later')
+      settle()
+      commit()
+      const stale = await inFlight
+      holding = false
+      expect(await titles(stale)).toEqual(before)
+      const again = await list({}, path)
+      expect(await titles(again)).toEqual([...before, 'later'])
+      const revalidated = await list({ 'If-None-Match': stale.headers.get('etag') as string }, path)
+      expect(revalidated.status).toBe(200)
+      expect(await titles(revalidated)).toEqual([...before, 'later'])
+    })
+
     it('never caches or validates a page an index that lags behind the write answered', async () => {
       // An eventually consistent index: the first page read after the write answers what it held before.
       let before: { output: unknown; response: unknown } | undefined

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, type TestContext } from '../support/context.js'
+import { INDEX, slotIndex } from '../../lib/table.js'
 
 interface Doc { id: number; documentId: string; title: string | null; views: number | null; locale: string }
 
@@ -180,10 +181,31 @@ describe('deep pages in id order', () => {
     ['pagination[page]=6&pagination[pageSize]=50', (all: number[]) => all.slice(250, 300)],
     ['sort=id:desc&pagination[start]=270&pagination[limit]=25', (all: number[]) => [...all].reverse().slice(270, 295)],
     ['pagination[start]=400', () => []],
+    // Near the start: the skipped ones read as small slot0 entries, the page from byId after them.
+    ['pagination[page]=3&pagination[pageSize]=25', (all: number[]) => all.slice(50, 75)],
+    ['pagination[start]=1&pagination[limit]=10', (all: number[]) => all.slice(1, 11)],
+    ['pagination[start]=75&pagination[limit]=25', (all: number[]) => all.slice(75, 100)],
+    ['sort=id:desc&pagination[start]=30&pagination[limit]=20', (all: number[]) => [...all].reverse().slice(30, 50)],
   ])('%s', async (search, expected) => {
     const { data, meta } = await json(await ctx.request('GET', `/api/articles?${search}`))
     expect(data.map((d: { id: number }) => d.id)).toEqual(expected(ids))
     expect(meta.pagination.total).toBe(N)
+  })
+
+  it('skips the first entries of a near page as small index entries, reading only the page whole', async () => {
+    const reads: string[] = []
+    ctx.db.middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { IndexName?: string; Limit?: number }
+      if (context.commandName === 'QueryCommand') reads.push(`${input.IndexName} ${input.Limit}`)
+      return next(args)
+    }, { step: 'initialize', name: 'reads' })
+    try {
+      const { data } = await json(await ctx.request('GET', '/api/articles?pagination[page]=3&pagination[pageSize]=25'))
+      expect(data.map((d: { id: number }) => d.id)).toEqual(ids.slice(50, 75))
+    } finally {
+      ctx.db.middlewareStack.remove('reads')
+    }
+    expect(reads).toEqual([`${slotIndex(0)} 50`, `${INDEX.byId} 25`])
   })
 
   it('omits the total of a deep page without count', async () => {
