@@ -5,7 +5,7 @@ import { article } from '../lib/content-types.js'
 import { collatorFor } from '../lib/query/sort.js'
 import { indexKey, keyKindOf } from '../lib/storage/index-keys.js'
 import { slotOf, type KeyRange } from './floor.js'
-import { collatedKeysWork, orders, PAGE, samePage, send, STUB_KEYS_MAX_N, type BenchContext, type Scenario } from './scenarios.js'
+import { orders, PAGE, samePage, send, type BenchContext, type Scenario } from './scenarios.js'
 import { CATEGORIES } from './seed.js'
 
 /** The key range of one value on a field's slot, as the store encodes keys for `locale`'s list. */
@@ -19,45 +19,38 @@ function between(field: string, low: number, high: number): KeyRange {
   return { lo: indexKey(kind, low, collatorFor('en')), hi: indexKey(kind, high, collatorFor('en')) }
 }
 
-/**
- * The filter kinds. While the filter parser is a stub on this branch (any `filters` is a 400, or
- * ignored), the app's answers are taken as they come (the stub's status) and not checked.
- */
+/** The filter kinds, each answer checked against the floor's. */
 export function filterScenarios(ctx: BenchContext): Scenario[] {
-  const { app, floor, n, documentIds, filters, maxScan } = ctx
+  const { app, floor, n, documentIds, maxScan } = ctx
   const { byId, byTitle } = orders('en')
-  const status = (ok: number) => (filters.parsed ? ok : filters.status)
-  const checked = (check: Scenario['check']) => (filters.parsed ? { check } : { unchecked: true })
   let slug = ''
   const category = CATEGORIES[0]!
   const overBudget = n > maxScan
   const filtered = (kind: string, label: string, query: string, answer: () => Promise<string>): Scenario => ({
     kind, label, write: false,
-    app: () => send(app, 'GET', `/api/articles?${query}`, status(200)),
+    app: () => send(app, 'GET', `/api/articles?${query}`, 200),
     floor: answer,
-    ...checked(samePage('floor', true)),
+    check: samePage('floor', true),
   })
-  // Under stand-in string keys an equality on a string reads the whole list: measured up to STUB_KEYS_MAX_N only.
-  const stringKeys = collatedKeysWork() || n <= STUB_KEYS_MAX_N
   return [
-    ...(stringKeys ? [{
+    {
       ...filtered('filter-slug', 'filters[slug][$eq]=<one slug>', '', () => floor.filteredPage('en', slotOf('slug'), [point('slug', slug)], (v) => v.slug === slug, byId, PAGE)),
       prepare: async () => {
         const { data } = JSON.parse(await send(app, 'GET', `/api/articles/${documentIds[Math.floor(documentIds.length / 3)]}?locale=en`, 200)) as { data: { slug: string } | { slug: string }[] }
         slug = (Array.isArray(data) ? data[0] : data)!.slug
       },
-      app: () => send(app, 'GET', `/api/articles?filters[slug][$eq]=${encodeURIComponent(slug)}`, status(200)),
-    }] : []),
-    ...(stringKeys ? [filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, `filters[category][$eq]=${category}&sort=title`,
-      () => floor.filteredPage('en', slotOf('category'), [point('category', category)], (v) => v.category === category, byTitle, PAGE))] : []),
+      app: () => send(app, 'GET', `/api/articles?filters[slug][$eq]=${encodeURIComponent(slug)}`, 200),
+    },
+    filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, `filters[category][$eq]=${category}&sort=title`,
+      () => floor.filteredPage('en', slotOf('category'), [point('category', category)], (v) => v.category === category, byTitle, PAGE)),
     filtered('filter-views-between', 'filters[views][$between]=10,12', 'filters[views][$between][0]=10&filters[views][$between][1]=12',
       () => floor.filteredPage('en', slotOf('views'), [between('views', 10, 12)], (v) => Number(v.views) >= 10 && Number(v.views) <= 12, byId, PAGE)),
     overBudget
       ? {
         kind: 'filter-containsi', label: `filters[title][$containsi]=x (N > maxScan ${maxScan}: 400)`, write: false,
-        app: () => send(app, 'GET', '/api/articles?filters[title][$containsi]=x', status(400)),
+        app: () => send(app, 'GET', '/api/articles?filters[title][$containsi]=x', 400),
         floor: () => floor.listValidator('en'),
-        ...(filters.parsed ? { check: (text: string) => { if (!text.includes('maxScan')) throw new Error(`400 does not name the budget: ${text.slice(0, 200)}`) } } : { unchecked: true }),
+        check: (text: string) => { if (!text.includes('maxScan')) throw new Error(`400 does not name the budget: ${text.slice(0, 200)}`) },
       }
       : filtered('filter-containsi', `filters[title][$containsi]=x (one pass, N <= maxScan ${maxScan})`, 'filters[title][$containsi]=x',
         () => floor.filteredPage('en', slotOf('id'), 'all', (v) => String(v.title).toLowerCase().includes('x'), byId, PAGE)),

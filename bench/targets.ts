@@ -3,7 +3,6 @@
 // entry and of a document) are measured in the same run, never taken from the code under test.
 import type { ColdResult } from './cold-start.js'
 import type { FallbackResult, KindResult, SizeResult, Verdict } from './results.js'
-import { collatedKeysWork, type FilterSupport } from './scenarios.js'
 
 /** "500 KB", read strictly as 500,000 bytes. */
 const BUNDLE_LIMIT_BYTES = 500_000
@@ -114,11 +113,7 @@ function cheapAnswers(sizes: readonly SizeResult[]): Verdict[] {
   ]
 }
 
-const notMeasured = (target: string, filters: FilterSupport): Verdict => ({
-  target, measured: `not measured: the filter parser is a stub on this branch (any filters answer ${filters.parsed ? '?' : filters.status})`, ratio: Number.NaN, limit: 'see target', pass: false,
-})
-
-function filterTargets(sizes: readonly SizeResult[], filters: FilterSupport): Verdict[] {
+function filterTargets(sizes: readonly SizeResult[]): Verdict[] {
   const names = {
     slug: 'filters[slug][$eq]: at most 3 DynamoDB calls and 3x the read capacity of get one',
     category: 'filters[category][$eq]&sort=title, page 1: read capacity against the matching entries',
@@ -126,7 +121,6 @@ function filterTargets(sizes: readonly SizeResult[], filters: FilterSupport): Ve
     scan: 'filters[title][$containsi] at N <= maxScan: one pass over the entries, no document read beyond the page',
     budget: 'filters[title][$containsi] at N > maxScan: a 400 naming the budget, answered quickly',
   }
-  if (!filters.parsed) return Object.values(names).map((name) => notMeasured(name, filters))
   const verdicts: Verdict[] = []
   const slug = sizes.map((size) => ({ n: size.n, app: kindAt(size, 'filter-slug').app, get: kindAt(size, 'get-one').app }))
   const slugCalls = Math.max(...slug.map((s) => s.app.calls.median))
@@ -209,9 +203,9 @@ function getOne(sizes: readonly SizeResult[]): Verdict {
   }
 }
 
-/** Handler p50 against the floor, per kind (worst N); kinds whose answers were not checked are left out. */
+/** Handler p50 against the floor, per kind (worst N). */
 function overhead(sizes: readonly SizeResult[], fallback: FallbackResult): Verdict[] {
-  const kinds = [...new Set(sizes.flatMap((size) => size.kinds.filter((k) => k.unchecked !== true).map((k) => k.kind)))]
+  const kinds = [...new Set(sizes.flatMap((size) => size.kinds.map((k) => k.kind)))]
   const perKind = kinds.map((kind) => {
     const measured = sizes.flatMap((size) => size.kinds.filter((k) => k.kind === kind).map((k) => ({ n: size.n, label: k.label, ratio: k.app.p50 / k.floor.p50 })))
     return { label: measured[0]!.label, measured }
@@ -249,18 +243,18 @@ function measuredOr(target: string, judge: () => Verdict[]): Verdict[] {
   try {
     return judge()
   } catch (error) {
-    const why = error instanceof MissingKind ? `${error.message}${collatedKeysWork() ? '' : ' (string slot keys are a stand-in on this branch: sorting on a string reads the whole list, so string-sorted kinds are measured only up to N=1,000)'}` : String(error)
+    const why = error instanceof MissingKind ? error.message : String(error)
     return [{ target, measured: `not measured: ${why}`, ratio: Number.NaN, limit: 'see target', pass: false }]
   }
 }
 
 /** Every target's verdict. */
-export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[], filters: FilterSupport): Verdict[] {
+export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[]): Verdict[] {
   return [
     ...defaultPage(sizes),
     ...SORTED.flatMap((name) => measuredOr(`Sorted page 1 (${name}) at N=${fmt(sizes.at(-1)!.n)}`, () => sortedPages(sizes, name))),
     ...measuredOr('Sorted middle page, sort=title&pagination[start]=N/2', () => [deepPage(sizes, 'deep-title')]),
     ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]), getOne(sizes), ...cheapAnswers(sizes),
-    ...measuredOr('Filters', () => filterTargets(sizes, filters)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
+    ...measuredOr('Filters', () => filterTargets(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
   ]
 }

@@ -11,7 +11,7 @@ import { payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, HEAD, META } from '../table.js'
 import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
 import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
-import { headKey, itemToVersion, servedKey, versionKey, versionToItem, type Version } from './items.js'
+import { headKey, itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -79,7 +79,7 @@ export class DocumentStore {
   }
 
   private async getItem(type: ContentType, Key: Record<string, string>): Promise<Version | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })))
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true, ...versionProjection(type) })))
     return Item !== undefined && Item[ATTR.contentType] === type.uid ? itemToVersion(type, Item) : undefined
   }
 

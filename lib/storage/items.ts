@@ -95,6 +95,32 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
 }
 
+/** A read's projection: the names it asks for, each behind a placeholder (some are reserved words). */
+export interface Projection {
+  readonly ProjectionExpression: string
+  readonly ExpressionAttributeNames: Record<string, string>
+}
+
+const projections = new Map<string, Projection>()
+
+/**
+ * What a read of whole versions asks for: every field `itemToVersion` (and the type check of a
+ * read) uses, without the slot keys and the `f` map, which are for the indexes only and would about
+ * double what DynamoDB sends and the SDK decodes for each document.
+ */
+export function versionProjection(type: ContentType): Projection {
+  let projection = projections.get(type.uid)
+  if (projection === undefined) {
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', ...Object.keys(type.attributes)]
+    projection = {
+      ProjectionExpression: names.map((_, i) => `#v${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#v${i}`, name])),
+    }
+    projections.set(type.uid, projection)
+  }
+  return projection
+}
+
 /**
  * The stored item of a version, with its list-index keys: in its own locale's list, or, given
  * `servedIn`, as the copy that locale's fallback chain serves (sorted with that locale's collation).

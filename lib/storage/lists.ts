@@ -14,7 +14,7 @@ import { sortComparator, type SortEntry } from '../query/sort.js'
 import { ATTR, INDEX, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
 import { guarded } from './client.js'
 import { keyKindOf } from './index-keys.js'
-import { countKey, itemToVersion, versionValues, type Version } from './items.js'
+import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from './items.js'
 import { planFilter, type KeyRange } from './list-plan.js'
 
 export interface ListRequest {
@@ -135,9 +135,13 @@ export class ListReader {
     if (single !== undefined && head !== undefined && offset + limit / 2 > head.total / 2) {
       // Nearer the end: read backwards the entries from the end up to the page, then mirror.
       const fromEnd = head.total - offset
-      const tail = (await this.ordered(type, single, slot, !forward, fromEnd)).sort((a, b) => compare(b, a))
-      const page = tail.slice(Math.max(0, fromEnd - limit), fromEnd).reverse()
+      const tail = await this.ordered(type, single, slot, !forward, fromEnd)
+      const page = exactPage(tail, Math.max(0, fromEnd - limit), Math.min(limit, fromEnd), (a, b) => compare(b, a)).reverse()
       return { versions: await this.fetch(type, page), total: head.total }
+    }
+    if (single !== undefined) {
+      const entries = await this.ordered(type, single, slot, forward, offset + limit)
+      return { versions: await this.fetch(type, exactPage(entries, offset, limit, compare)), total: await total() }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().sort(compare).slice(offset, offset + limit)
@@ -199,14 +203,14 @@ export class ListReader {
    */
   private async idPage(type: ContentType, list: string, forward: boolean, offset: number, limit: number, trusted: boolean): Promise<Item[]> {
     if (offset === 0 || !trusted) {
-      const items = await this.query({ index: INDEX.byId, type, list, forward, want: offset + limit, exact: true })
+      const items = await this.query({ index: INDEX.byId, type, list, forward, want: offset + limit, exact: true, projection: versionProjection(type) })
       return items.slice(offset)
     }
     const skipped = await this.query({ index: slotIndex(0), type, list, forward, want: offset, exact: true })
     const last = skipped.at(-1)
     if (skipped.length < offset || last === undefined) return []
     const after = { [ATTR.listKey]: last[ATTR.listKey], [ATTR.id]: last[ATTR.id], documentId: last.documentId, locale: last.locale }
-    return this.query({ index: INDEX.byId, type, list, forward, want: limit, exact: true, after })
+    return this.query({ index: INDEX.byId, type, list, forward, want: limit, exact: true, after, projection: versionProjection(type) })
   }
 
   /** Every entry of the requested lists, refused past the scan budget before anything is read. */
@@ -231,8 +235,8 @@ export class ListReader {
    * Entries of one list from an index, in key order (after the key `after`, if given), following
    * pages: up to `want` (exactly, with `exact`), else on until the key changes after the `want`-th entry.
    */
-  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number; after?: Item }): Promise<Item[]> {
-    const { index, type, list, forward, want, exact, range, slot, after } = input
+  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number; after?: Item; projection?: Projection }): Promise<Item[]> {
+    const { index, type, list, forward, want, exact, range, slot, after, projection } = input
     const sortAttribute = slot === undefined ? undefined : slotKey(slot)
     const items: Item[] = []
     let start: Item | undefined = after
@@ -246,7 +250,8 @@ export class ListReader {
         TableName: this.tableName,
         IndexName: index,
         KeyConditionExpression: range === undefined ? '#lk = :lk' : '#lk = :lk AND #sk BETWEEN :lo AND :hi',
-        ExpressionAttributeNames: { '#lk': ATTR.listKey, ...(range === undefined ? {} : { '#sk': sortAttribute as string }) },
+        ExpressionAttributeNames: { '#lk': ATTR.listKey, ...(range === undefined ? {} : { '#sk': sortAttribute as string }), ...projection?.ExpressionAttributeNames },
+        ProjectionExpression: projection?.ProjectionExpression,
         ExpressionAttributeValues: { ':lk': listKey(type.uid, list), ...(range === undefined ? {} : { ':lo': range.lo, ':hi': range.hi }) },
         ScanIndexForward: forward,
         ExclusiveStartKey: start,
@@ -266,7 +271,7 @@ export class ListReader {
 
   /** The page's documents from the base table, in the order of `entries`; vanished ones skipped. */
   private async fetch(type: ContentType, entries: readonly Entry[]): Promise<Version[]> {
-    const items = await this.batchGet(entries.map((entry) => entry.key))
+    const items = await this.batchGet(entries.map((entry) => entry.key), versionProjection(type))
     const found = new Map(items.map((item) => [`${String(item.documentId)}/${String(item.locale)}`, item]))
     return entries.flatMap((entry) => {
       const item = found.get(`${entry.key.documentId}/${entry.key.locale}`)
@@ -275,7 +280,7 @@ export class ListReader {
   }
 
   /** Every item of `keys` that exists, in chunks of 100, retrying unprocessed keys with backoff. */
-  private async batchGet(keys: readonly Item[]): Promise<Item[]> {
+  private async batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
     const items: Item[] = []
     for (let i = 0; i < keys.length; i += BATCH_SIZE) {
       let pending: Item[] = keys.slice(i, i + BATCH_SIZE)
@@ -283,7 +288,7 @@ export class ListReader {
         // Keys left unprocessed attempt after attempt mean DynamoDB is throttling: a 503, not a hang.
         if (attempt >= BATCH_ATTEMPTS) throw serviceUnavailable()
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
-        const request = { [this.tableName]: { Keys: pending } }
+        const request = { [this.tableName]: { Keys: pending, ...projection } }
         const result = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: request })))
         items.push(...(result.Responses?.[this.tableName] ?? []))
         pending = (result.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Item[]
@@ -291,6 +296,19 @@ export class ListReader {
     }
     return items
   }
+}
+
+/**
+ * Entries `offset` to `offset + limit` in exact order, of `entries` read in key order (ties on the
+ * key in any order): only the run of equal keys the page starts in, and what follows it, is
+ * sorted; every entry before that run precedes the page whatever its exact place.
+ */
+export function exactPage<T extends { readonly sortKey: string }>(entries: readonly T[], offset: number, limit: number, compare: (a: T, b: T) => number): T[] {
+  const first = entries[offset]
+  if (first === undefined) return []
+  let from = offset
+  while (from > 0 && entries[from - 1]?.sortKey === first.sortKey) from -= 1
+  return entries.slice(from).sort(compare).slice(offset - from, offset - from + limit)
 }
 
 function toEntry(item: Item, slot: number, type?: ContentType): Entry {
