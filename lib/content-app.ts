@@ -16,7 +16,7 @@ import { paginationMeta, paginationWindow } from './query/pagination.js'
 import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from './query/parse.js'
 import type { Services } from './services.js'
 import type { DocumentState } from './storage/document-plan.js'
-import type { ListHead } from './storage/lists.js'
+import type { Validator } from './storage/lists.js'
 import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
 import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, updateVersions } from './document-changes.js'
@@ -137,20 +137,21 @@ export function createContentApp(type: ContentType, services: Services): Hono {
       const { offset, limit } = paginationWindow(query.pagination)
       const trusted = await locales.indexTrusted()
       const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted }
-      const read = (head: Promise<ListHead>) => (chain !== undefined && !served ? lists.listChain(type, chain, request, head) : lists.list(type, request, head))
+      const read = (validator: Validator) => (chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator))
       // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
-      const headRead = lists.head(type, listNames)
-      // The validator alone answers a 304 or a cached page; otherwise the page is read alongside it.
-      const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : read(headRead)
-      const [head] = await Promise.all([headRead, early])
+      const validator = lists.validator(type, listNames)
+      // The validator alone answers a 304 or a cached page; otherwise the page is read with it
+      // (alongside, or in the BatchGet of the page's documents).
+      const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : await read(validator)
+      const head = await validator.get()
       const tag = listTag({ normalized, trusted, revisions: head.revisions, registry: await locales.revision(), config: configTag }, head.changedAt, startedAt)
       if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
       c.header('ETag', tag)
       const cached = pages.get(key, tag)
       if (cached !== undefined) return jsonText(c, cached)
-      const page = await (early ?? read(headRead))
+      const page = early ?? (await read(validator))
       const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
       if (settled(head.changedAt, startedAt)) pages.set(key, tag, text)
       return jsonText(c, text)

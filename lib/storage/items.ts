@@ -111,10 +111,13 @@ const projections = new Map<string, Projection>()
 export function versionProjection(type: ContentType): Projection {
   let projection = projections.get(type.uid)
   if (projection === undefined) {
-    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', ...Object.keys(type.attributes)]
+    // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
+    // BatchGet may carry its list's count item (storage/lists.ts, Validator).
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes)]
+    const unique = [...new Set(names)]
     projection = {
-      ProjectionExpression: names.map((_, i) => `#v${i}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#v${i}`, name])),
+      ProjectionExpression: unique.map((_, i) => `#v${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(unique.map((name, i) => [`#v${i}`, name])),
     }
     projections.set(type.uid, projection)
   }

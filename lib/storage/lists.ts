@@ -11,7 +11,7 @@ import type { ContentType } from '../content-types.js'
 import { badRequest, queryDetails, serviceUnavailable } from '../errors.js'
 import { matchesFilter, type Filter } from '../query/filters.js'
 import { sortComparator, type SortEntry } from '../query/sort.js'
-import { ATTR, INDEX, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
+import { ATTR, INDEX, META, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
 import { guarded } from './client.js'
 import { keyKindOf } from './index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from './items.js'
@@ -88,40 +88,44 @@ export class ListReader {
     const items = lists.length === 1
       ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, lists[0] as string) })))).Item]
       : await this.batchGet(lists.map((list) => countKey(type.uid, list)))
-    const byList = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
-    const of = (list: string) => byList.get(listKey(type.uid, list))
-    return {
-      total: lists.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
-      revisions: lists.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
-      changedAt: Math.max(0, ...lists.map((list) => Number(of(list)?.at ?? 0))),
-    }
+    return headOf(type, lists, items)
   }
 
   /**
-   * One page of `type`'s versions in the requested lists, ordered, filtered and counted as asked.
-   * `headRead` is the lists' validator read in flight: pages near the start are read without
-   * waiting for it (they are read from the start whatever the total), the others wait for the total.
+   * The lists' validator, not read yet: a page read either asks for it at once (in parallel with
+   * its own reads) or adds the count items to the BatchGet of its documents, one call fewer.
    */
-  async list(type: ContentType, request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
-    if (request.filter !== undefined) return this.filtered(type, request, headRead)
+  validator(type: ContentType, lists: readonly string[]): Validator {
+    return new Validator(() => this.head(type, lists), lists.map((list) => countKey(type.uid, list)), (items) => headOf(type, lists, items))
+  }
+
+  /**
+   * One page of `type`'s versions in the requested lists, ordered, filtered and counted as asked,
+   * with the lists' `validator` read by then. Pages near the start are read without waiting for
+   * it (they are read from the start whatever the total); the others wait for the total.
+   */
+  async list(type: ContentType, request: ListRequest, validator: Validator): Promise<ListResult> {
+    if (request.filter !== undefined) return this.filtered(type, request, validator)
     const { offset, limit } = request
-    const total = async () => (await headRead).total
+    const total = async () => (await validator.get()).total
     const nearStart = offset + limit <= NEAR_PAGES
     const sort = request.lists.length === 1 ? request.sort.filter((entry) => entry.field !== 'locale') : request.sort
     const primary = sort[0] ?? { field: 'id', order: 'asc' as const }
     const slot = indexedFields(type).indexOf(primary.field)
     const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
     if (single !== undefined && primary.field === 'id' && nearStart) {
+      // No BatchGet to carry the count item: read it alongside.
+      void validator.get()
       const forward = primary.order === 'asc'
       const items = await this.idPage(type, single, forward, offset, limit, request.trusted)
       return { versions: items.map((item) => itemToVersion(type, item)), total: await total() }
     }
     // Farther in, where the page is read from depends on the total.
-    const head = nearStart ? undefined : await headRead
+    const head = nearStart ? undefined : await validator.get()
     if (head !== undefined && offset >= head.total) return { versions: [], total: head.total }
     if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
       const entries = await this.readAll(type, request, await total())
-      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit)), total: await total() }
+      return { versions: await this.fetch(type, entries.sort(this.comparator(type, request.sort, request.collation)).slice(offset, offset + limit), validator), total: await total() }
     }
     const compare = this.comparator(type, sort, request.collation)
     const collatedAcrossLists = single === undefined && (primary.field === 'locale' || (slot !== -1 && keyKindOf(type, primary.field) === 'collated'))
@@ -129,7 +133,7 @@ export class ListReader {
       // Per-list keys use each locale's collation, and some fields have no slot: order everything read, within the budget.
       const entries = await this.readAll(type, request, await total())
       const page = entries.sort(compare).slice(offset, offset + limit)
-      return { versions: await this.fetch(type, page), total: await total() }
+      return { versions: await this.fetch(type, page, validator), total: await total() }
     }
     const forward = primary.order === 'asc'
     if (single !== undefined && head !== undefined && offset + limit / 2 > head.total / 2) {
@@ -137,15 +141,15 @@ export class ListReader {
       const fromEnd = head.total - offset
       const tail = await this.ordered(type, single, slot, !forward, fromEnd)
       const page = exactPage(tail, Math.max(0, fromEnd - limit), Math.min(limit, fromEnd), (a, b) => compare(b, a)).reverse()
-      return { versions: await this.fetch(type, page), total: head.total }
+      return { versions: await this.fetch(type, page, validator), total: head.total }
     }
     if (single !== undefined) {
       const entries = await this.ordered(type, single, slot, forward, offset + limit)
-      return { versions: await this.fetch(type, exactPage(entries, offset, limit, compare)), total: await total() }
+      return { versions: await this.fetch(type, exactPage(entries, offset, limit, compare), validator), total: await total() }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().sort(compare).slice(offset, offset + limit)
-    return { versions: await this.fetch(type, page), total: await total() }
+    return { versions: await this.fetch(type, page, validator), total: await total() }
   }
 
   /**
@@ -153,8 +157,8 @@ export class ListReader {
    * is being rebuilt: every entry of each (within the scan budget), each document once as its
    * first version along the chain, then filtered, ordered and counted as any list.
    */
-  async listChain(type: ContentType, chain: readonly string[], request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
-    const perList = await this.readAll(type, { ...request, lists: chain }, (await headRead).total)
+  async listChain(type: ContentType, chain: readonly string[], request: ListRequest, validator: Validator): Promise<ListResult> {
+    const perList = await this.readAll(type, { ...request, lists: chain }, (await validator.get()).total)
     const first = new Map<string, Entry>()
     for (const entry of perList) {
       const current = first.get(entry.key.documentId)
@@ -163,18 +167,18 @@ export class ListReader {
     const served = [...first.values()]
     const matches = request.filter === undefined ? served : served.filter((entry) => matchesFilter(request.filter as Filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
-    return { versions: await this.fetch(type, page), total: matches.length }
+    return { versions: await this.fetch(type, page, validator), total: matches.length }
   }
 
   /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
-  private async filtered(type: ContentType, request: ListRequest, headRead: Promise<ListHead>): Promise<ListResult> {
+  private async filtered(type: ContentType, request: ListRequest, validator: Validator): Promise<ListResult> {
     const filter = request.filter as Filter
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
       const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list, request.collation) : { kind: 'scan' as const }
       if (plan.kind === 'scan') {
-        read.push(...(await this.readAll(type, { ...request, lists: [list] }, (await headRead).total)))
+        read.push(...(await this.readAll(type, { ...request, lists: [list] }, (await validator.get()).total)))
         continue
       }
       const seen = new Set<string>()
@@ -192,7 +196,7 @@ export class ListReader {
     }
     const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
-    return { versions: await this.fetch(type, page), total: matches.length }
+    return { versions: await this.fetch(type, page, validator), total: matches.length }
   }
 
   /**
@@ -269,9 +273,20 @@ export class ListReader {
     return (a, b) => compare(a.values, b.values)
   }
 
-  /** The page's documents from the base table, in the order of `entries`; vanished ones skipped. */
-  private async fetch(type: ContentType, entries: readonly Entry[]): Promise<Version[]> {
-    const items = await this.batchGet(entries.map((entry) => entry.key), versionProjection(type))
+  /**
+   * The page's documents from the base table, in the order of `entries`; vanished ones skipped.
+   * The validator's count items come along in the same BatchGet unless it was read already.
+   */
+  private async fetch(type: ContentType, entries: readonly Entry[], validator: Validator): Promise<Version[]> {
+    const claim = validator.claim()
+    let items: Item[]
+    try {
+      items = await this.batchGet([...entries.map((entry) => entry.key), ...(claim?.keys ?? [])], versionProjection(type))
+    } catch (error) {
+      claim?.reject(error)
+      throw error
+    }
+    claim?.resolve(items.filter((item) => item.documentId === META.count))
     const found = new Map(items.map((item) => [`${String(item.documentId)}/${String(item.locale)}`, item]))
     return entries.flatMap((entry) => {
       const item = found.get(`${entry.key.documentId}/${entry.key.locale}`)
@@ -295,6 +310,50 @@ export class ListReader {
       }
     }
     return items
+  }
+}
+
+/** The lists' head from their count items as read (a list never written has none: empty, revision 0). */
+function headOf(type: ContentType, lists: readonly string[], items: readonly (Item | undefined)[]): ListHead {
+  const byList = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
+  const of = (list: string) => byList.get(listKey(type.uid, list))
+  return {
+    total: lists.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
+    revisions: lists.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
+    changedAt: Math.max(0, ...lists.map((list) => Number(of(list)?.at ?? 0))),
+  }
+}
+
+/**
+ * A list request's validator (its lists' head), read once: on its own when first asked for, or
+ * with the page's documents when a BatchGet claims it first.
+ */
+export class Validator {
+  private read: Promise<ListHead> | undefined
+
+  constructor(
+    private readonly readAlone: () => Promise<ListHead>,
+    private readonly countKeys: readonly Item[],
+    private readonly fromItems: (items: readonly Item[]) => ListHead,
+  ) {}
+
+  /** The head: the read already under way, or one started now. */
+  get(): Promise<ListHead> {
+    this.read ??= this.readAlone()
+    return this.read
+  }
+
+  /**
+   * The count keys for a batch read to carry, when the head is not read or being read yet; the
+   * batch then settles it with `resolve` (its count items) or `reject`.
+   */
+  claim(): { keys: readonly Item[]; resolve(items: readonly Item[]): void; reject(error: unknown): void } | undefined {
+    if (this.read !== undefined) return undefined
+    let settle!: { resolve(head: ListHead): void; reject(error: unknown): void }
+    this.read = new Promise<ListHead>((resolve, reject) => (settle = { resolve, reject }))
+    // Whoever asks for the head sees a failure; until then it is not an unhandled rejection.
+    this.read.catch(() => undefined)
+    return { keys: this.countKeys, resolve: (items) => settle.resolve(this.fromItems(items)), reject: (error) => settle.reject(error) }
   }
 }
 

@@ -1,8 +1,10 @@
 // List reads: locale, sort and pagination exactly as behaviour.md §3-§4 decide, on real data.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { SETTLE_MS } from '../../lib/delivery/conditional.js'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, type TestContext } from '../support/context.js'
-import { INDEX, slotIndex } from '../../lib/table.js'
+import { article } from '../../lib/content-types.js'
+import { INDEX, META, indexedFields, slotIndex } from '../../lib/table.js'
 
 interface Doc { id: number; documentId: string; title: string | null; views: number | null; locale: string }
 
@@ -206,6 +208,45 @@ describe('deep pages in id order', () => {
       ctx.db.middlewareStack.remove('reads')
     }
     expect(reads).toEqual([`${slotIndex(0)} 50`, `${INDEX.byId} 25`])
+  })
+
+  it('reads a sorted page\'s validator in the BatchGet of its documents, and its ETag then validates alone', async () => {
+    const calls: string[] = []
+    ctx.db.middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { IndexName?: string; Key?: { documentId?: string }; RequestItems?: Record<string, { Keys: unknown[] }> }
+      const keys = Object.values(input.RequestItems ?? {})[0]?.Keys.length
+      // Settings lookups (registry, role, index state) come and go with their cache: not counted.
+      if (context.commandName === 'GetItemCommand' && input.Key?.documentId !== META.count) return next(args)
+      calls.push([context.commandName, input.IndexName, keys].filter((part) => part !== undefined).join(' '))
+      return next(args)
+    }, { step: 'initialize', name: 'calls' })
+    // Past the settling time of the seed's last write, so the list's tags are stable.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+    vi.setSystemTime(Date.now() + SETTLE_MS + 100)
+    try {
+      const path = '/api/articles?sort=id:desc&pagination[start]=130&pagination[limit]=7'
+      const page = await ctx.request('GET', path)
+      const { data, meta } = await json(page)
+      expect(data.map((d: { id: number }) => d.id)).toEqual([...ids].reverse().slice(130, 137))
+      expect(meta.pagination.total).toBe(N)
+      // The slot read from the end (the nearer one) needs the total first: the count is read alone.
+      expect(calls).toEqual(['GetItemCommand', `QueryCommand ${slotIndex(0)}`, 'BatchGetItemCommand 7'])
+      calls.length = 0
+      // Near the start, in an order other than id: the slot read, then the documents and the count in one BatchGet.
+      const nearPath = '/api/articles?sort=documentId&pagination[start]=10&pagination[limit]=7'
+      const near = await ctx.request('GET', nearPath)
+      const nearBody = await json(near)
+      expect(nearBody.data).toHaveLength(7)
+      expect(nearBody.meta.pagination.total).toBe(N)
+      expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(article).indexOf('documentId'))}`, 'BatchGetItemCommand 8'])
+      calls.length = 0
+      const again = await ctx.request('GET', nearPath, { headers: { 'If-None-Match': near.headers.get('etag') as string } })
+      expect(again.status).toBe(304)
+      expect(calls).toEqual(['GetItemCommand'])
+    } finally {
+      vi.useRealTimers()
+      ctx.db.middlewareStack.remove('calls')
+    }
   })
 
   it('omits the total of a deep page without count', async () => {
