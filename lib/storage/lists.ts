@@ -339,7 +339,12 @@ export class Validator {
 
   /** The head: the read already under way, or one started now. */
   get(): Promise<ListHead> {
-    this.read ??= this.readAlone()
+    if (this.read === undefined) {
+      this.read = this.readAlone()
+      // Started alongside a page read that may fail first: whoever awaits the head sees its
+      // failure; nobody awaiting it is no unhandled rejection (which would end the process).
+      this.read.catch(() => undefined)
+    }
     return this.read
   }
 
@@ -351,7 +356,6 @@ export class Validator {
     if (this.read !== undefined) return undefined
     let settle!: { resolve(head: ListHead): void; reject(error: unknown): void }
     this.read = new Promise<ListHead>((resolve, reject) => (settle = { resolve, reject }))
-    // Whoever asks for the head sees a failure; until then it is not an unhandled rejection.
     this.read.catch(() => undefined)
     return { keys: this.countKeys, resolve: (items) => settle.resolve(this.fromItems(items)), reject: (error) => settle.reject(error) }
   }

@@ -4,7 +4,7 @@
 // sending the request (or after sending it, losing the answer). The SDK's own deserializer, error
 // classification and retry policy (lib/storage/client.ts: 4 attempts, standard mode) stay real.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { META } from '../../lib/table.js'
+import { INDEX, META } from '../../lib/table.js'
 import { createTestContext, expectStorageInvariants, json, scanTable, type TestContext } from '../support/context.js'
 
 /** What an injected attempt answers: a DynamoDB error, before or after the request really ran. */
@@ -136,6 +136,38 @@ describe('faults', () => {
       expect(withoutSequence(after)).toBe(withoutSequence(before))
       await expectStorageInvariants(ctx)
     })
+  })
+
+  it('answers 503 when a page read fails, and a validator read that fails after the answer is no unhandled rejection', async () => {
+    // The page (byId) and the count item are read at once: the page fails first, the count read
+    // only after the 503 has been sent.
+    await createArticle('both fail')
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let countFailed!: () => void
+    const countDone = new Promise<void>((resolve) => (countFailed = resolve))
+    const unavailable = () => Object.assign(new Error('injected'), { name: 'ServiceUnavailable' })
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      if (context.commandName === 'QueryCommand' && args.input.IndexName === INDEX.byId) throw unavailable()
+      if (context.commandName === 'GetItemCommand' && args.input.Key?.documentId === META.count) {
+        await released
+        countFailed()
+        throw unavailable()
+      }
+      return next(args)
+    }, { step: 'initialize', name: 'faultInjector', override: true })
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    try {
+      await expectUnavailable(await ctx.request('GET', '/api/articles?pagination[pageSize]=7'))
+      release()
+      await countDone
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', record)
+    }
   })
 
   it('answers 503 when a page\'s BatchGet keeps returning its keys unprocessed, after a bounded number of calls', async () => {
