@@ -16,6 +16,7 @@ import { guarded } from './client.js'
 import { keyKindOf } from './index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from './items.js'
 import { planFilter, type KeyRange } from './list-plan.js'
+import { headOf, Validator, type ListHead } from './list-validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -33,15 +34,6 @@ export interface ListRequest {
    * yet reindexed): then everything but the default order reads the documents, within `maxScan`.
    */
   readonly trusted: boolean
-}
-
-/** The count and revision of the listed lists: the list's validator, one small read. */
-export interface ListHead {
-  readonly total: number
-  /** Revisions of each list, in the order asked. */
-  readonly revisions: readonly number[]
-  /** When the newest of them last changed (ms since the epoch; 0 when never). */
-  readonly changedAt: number
 }
 
 export interface ListResult {
@@ -310,54 +302,6 @@ export class ListReader {
       }
     }
     return items
-  }
-}
-
-/** The lists' head from their count items as read (a list never written has none: empty, revision 0). */
-function headOf(type: ContentType, lists: readonly string[], items: readonly (Item | undefined)[]): ListHead {
-  const byList = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
-  const of = (list: string) => byList.get(listKey(type.uid, list))
-  return {
-    total: lists.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
-    revisions: lists.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
-    changedAt: Math.max(0, ...lists.map((list) => Number(of(list)?.at ?? 0))),
-  }
-}
-
-/**
- * A list request's validator (its lists' head), read once: on its own when first asked for, or
- * with the page's documents when a BatchGet claims it first.
- */
-export class Validator {
-  private read: Promise<ListHead> | undefined
-
-  constructor(
-    private readonly readAlone: () => Promise<ListHead>,
-    private readonly countKeys: readonly Item[],
-    private readonly fromItems: (items: readonly Item[]) => ListHead,
-  ) {}
-
-  /** The head: the read already under way, or one started now. */
-  get(): Promise<ListHead> {
-    if (this.read === undefined) {
-      this.read = this.readAlone()
-      // Started alongside a page read that may fail first: whoever awaits the head sees its
-      // failure; nobody awaiting it is no unhandled rejection (which would end the process).
-      this.read.catch(() => undefined)
-    }
-    return this.read
-  }
-
-  /**
-   * The count keys for a batch read to carry, when the head is not read or being read yet; the
-   * batch then settles it with `resolve` (its count items) or `reject`.
-   */
-  claim(): { keys: readonly Item[]; resolve(items: readonly Item[]): void; reject(error: unknown): void } | undefined {
-    if (this.read !== undefined) return undefined
-    let settle!: { resolve(head: ListHead): void; reject(error: unknown): void }
-    this.read = new Promise<ListHead>((resolve, reject) => (settle = { resolve, reject }))
-    this.read.catch(() => undefined)
-    return { keys: this.countKeys, resolve: (items) => settle.resolve(this.fromItems(items)), reject: (error) => settle.reject(error) }
   }
 }
 
