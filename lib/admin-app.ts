@@ -65,10 +65,10 @@ function adminOnly(adminToken: string | undefined): MiddlewareHandler {
   }
 }
 
-/** The administration app, mounted at `/admin`. */
-export function createAdminApp(services: Services): Hono {
+/** The administration app, at `/admin`; `mounted` inside the server app (see createBaseApp). */
+export function createAdminApp(services: Services, mounted = false): Hono {
   const { locales, access, config } = services
-  const app = createBaseApp(config)
+  const app = createBaseApp(config, undefined, mounted)
   app.use('/admin/*', noStore)
   const admin = adminOnly(services.adminToken)
 
@@ -119,10 +119,11 @@ export function createAdminApp(services: Services): Hono {
 
 /**
  * `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers; and
- * `GET /api/openapi.json`, the OpenAPI document, public, built on first use.
+ * `GET /api/openapi.json`, the OpenAPI document, public, built on first use. `mounted` inside the
+ * server app (see createBaseApp).
  */
-export function createLocalesApp(services: Services): Hono {
-  const app = createBaseApp(services.config)
+export function createLocalesApp(services: Services, mounted = false): Hono {
+  const app = createBaseApp(services.config, undefined, mounted)
   app.use('/api/i18n/locales', cachingHeaders(services.config.rest))
   let openApi: object | undefined
   app.get(OPENAPI_PATH, (c) => {

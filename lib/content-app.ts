@@ -21,10 +21,13 @@ import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/docu
 import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, updateVersions } from './document-changes.js'
 
-/** The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single). */
-export function createContentApp(type: ContentType, services: Services): Hono {
+/**
+ * The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single);
+ * `mounted` inside the server app (see createBaseApp).
+ */
+export function createContentApp(type: ContentType, services: Services, mounted = false): Hono {
   const { access, locales, documents, lists, config } = services
-  const app = createBaseApp(config)
+  const app = createBaseApp(config, undefined, mounted)
   const root = `/api/${routeName(type)}`
   // Scoped to this type's paths: the server app mounts every app's middleware on one router.
   app.use(root, cachingHeaders(config.rest))

@@ -22,15 +22,16 @@ const corsHeaders = cors(CORS)
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
  * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
- * line per request to `log`.
- * Mounted inside another base app, its per-request middleware defers to the outer app's.
+ * line per request to `log`. A `mounted` app (one of the server app's, see server-app.ts) leaves
+ * the per-request middleware to the app it is mounted in, which runs it once for every route.
  */
-export function createBaseApp(limits: AppLimits, log?: LogWriter): Hono {
+export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = false): Hono {
   const { maxBodyBytes, rest } = limits
   const app = new Hono()
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
-  app.use('*', oncePerRequest('requestLog', requestLog(log)))
+  if (mounted) return app
+  app.use('*', requestLog(log))
   // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
   app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
   app.use('*', async (c, next) => {
@@ -40,15 +41,6 @@ export function createBaseApp(limits: AppLimits, log?: LogWriter): Hono {
   })
   app.use('*', responseLimit(rest.maxResponseBytes))
   return app
-}
-
-/** Runs `middleware` once per request, however many mounted apps install it. */
-function oncePerRequest(name: string, middleware: MiddlewareHandler): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.get(name) === true) return next()
-    c.set(name, true)
-    return middleware(c, next)
-  }
 }
 
 /** Where the base app keeps its response byte limit for `json` and `jsonText`. */

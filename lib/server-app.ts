@@ -36,8 +36,9 @@ export function createServerApp(services: Services, log?: LogWriter): Hono {
     await healthy()
     return json(c, { status: 'ok' })
   })
-  app.route('/', createLocalesApp(services))
-  app.route('/', createAdminApp(services))
-  for (const type of Object.values(contentTypes)) app.route('/', createContentApp(type, services))
+  // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
+  app.route('/', createLocalesApp(services, true))
+  app.route('/', createAdminApp(services, true))
+  for (const type of Object.values(contentTypes)) app.route('/', createContentApp(type, services, true))
   return app
 }

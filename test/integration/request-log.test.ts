@@ -49,6 +49,20 @@ describe('each request', () => {
     expect(JSON.stringify(read.entry)).not.toContain(documentId) // the pattern, not the raw path
   })
 
+  it('runs the per-request middleware once: the apps mounted in the server app write no line of their own', async () => {
+    const written: unknown[] = []
+    const write = process.stdout.write
+    process.stdout.write = ((chunk: unknown) => written.push(chunk) > 0) as typeof process.stdout.write
+    try {
+      await logged('/api/articles', { headers: { Authorization: `Bearer ${key}` } })
+      await logged('/api/i18n/locales')
+      await logged('/admin/i18n/locales', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+    } finally {
+      process.stdout.write = write
+    }
+    expect(written).toEqual([])
+  })
+
   it('logs an unknown path with no route, and a 405 with the route', async () => {
     expect((await logged('/nope/123')).entry).toMatchObject({ route: null, status: 404 })
     expect((await logged('/api/articles', { method: 'PATCH' })).entry).toMatchObject({ route: '/api/articles', status: 405 })
