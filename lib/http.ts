@@ -1,5 +1,6 @@
 // HTTP plumbing shared by every app: the one error renderer, 404/405 envelopes, body reading with
-// its limits, JSON answers within the response limit, and ETag / If-Match handling. Nothing here knows which runtime serves the app.
+// its limits, JSON answers within the response limit, and ETag / If-Match handling. Nothing here
+// knows which runtime serves the app.
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { parseJson } from './body.js'
