@@ -1,52 +1,32 @@
 // exactPage: a page in exact order from entries read in key order, sorting only the runs it needs.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { exactPage } from '../../lib/storage/lists.js'
 
 interface E { readonly sortKey: string; readonly value: number; readonly id: number }
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const exact = (a: E, b: E) => a.value - b.value || a.id - b.id
 const reversed = (a: E, b: E) => exact(b, a)
 
 /**
  * Entries as an index returns them: in order of a coarse key (value / width, so several values
- * share a key), ties on the key in random order.
+ * share a key), ties on the key in the order given (an arbitrary one).
  */
-function indexOrder(rnd: () => number, count: number, width: number, descending: boolean): E[] {
-  const entries = Array.from({ length: count }, (_, id) => {
-    const value = Math.floor(rnd() * count)
-    return { sortKey: String(Math.floor(value / width)).padStart(8, '0'), value, id, shuffle: rnd() }
-  })
-  entries.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.shuffle - b.shuffle))
-  if (descending) entries.reverse()
-  return entries.map(({ sortKey, value, id }) => ({ sortKey, value, id }))
+function indexOrder(values: readonly number[], width: number, descending: boolean): E[] {
+  const entries = values.map((value, id) => ({ sortKey: String(Math.floor(value / width)).padStart(8, '0'), value, id }))
+  entries.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
+  return descending ? entries.reverse() : entries
 }
 
 describe('exactPage', () => {
   it('gives the page a full sort gives, for any offset, limit and run length, ascending and descending', () => {
-    const rnd = random(7)
-    for (let round = 0; round < 400; round++) {
-      const count = 1 + Math.floor(rnd() * 120)
-      const width = 1 + Math.floor(rnd() * 30)
-      const descending = rnd() < 0.5
+    const values = fc.array(fc.integer({ min: 0, max: 120 }), { minLength: 1, maxLength: 120 })
+    fc.assert(fc.property(values, fc.integer({ min: 1, max: 30 }), fc.boolean(), fc.nat(125), fc.integer({ min: 1, max: 30 }), (drawn, width, descending, offset, limit) => {
       const compare = descending ? reversed : exact
-      const entries = indexOrder(rnd, count, width, descending)
-      const offset = Math.floor(rnd() * (count + 5))
-      const limit = 1 + Math.floor(rnd() * 30)
+      const entries = indexOrder(drawn, width, descending)
       const expected = [...entries].sort(compare).slice(offset, offset + limit)
-      expect(exactPage(entries, offset, limit, compare), `round ${round}`).toEqual(expected)
-    }
+      expect(exactPage(entries, offset, limit, compare)).toEqual(expected)
+    }), { numRuns: 400 })
   })
 
   it('leaves the entries before the run the page starts in unsorted', () => {
