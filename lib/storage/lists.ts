@@ -1,9 +1,10 @@
 // List reads. Their cost follows the page, not the table (cost model in the README):
-// - default order, first page: one Query of `byId` (every attribute) plus the list's count item;
+// - default order within the first 100: one Query of `byId` for the page (after the skipped ones,
+//   read as small `slot0` entries), the list's count item read alongside;
 // - any other order: the sort field's slot index is read in key order up to offset + limit (plus
-//   the run of entries tied with the boundary key), from whichever end is nearer; the entries are
-//   ordered exactly in memory (later sort keys, collation, ties by id) and only the page's
-//   documents are fetched with one BatchGet;
+//   the run of entries tied with the boundary key), from whichever end is nearer; the run the page
+//   starts in is ordered exactly in memory (later sort keys, collation, ties by id) and only the
+//   page's documents are fetched, with the count item, in one BatchGet;
 // - filters: the entries a plan over the slot indexes names (list-plan.ts), each checked against
 //   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
@@ -76,7 +77,7 @@ export class ListReader {
   ) {}
 
   /** The lists' count and revision (one GetItem, or one BatchGet for several lists). */
-  async head(type: ContentType, lists: readonly string[]): Promise<ListHead> {
+  private async head(type: ContentType, lists: readonly string[]): Promise<ListHead> {
     const items = lists.length === 1
       ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, lists[0] as string) })))).Item]
       : await this.batchGet(lists.map((list) => countKey(type.uid, list)))
