@@ -17,6 +17,7 @@ export const SETTING_KEYS = [
   'api.rest.cache.sMaxAge',
   'api.rest.cache.staleWhileRevalidate',
   'api.rest.pageCache',
+  'api.rest.listMarks',
   'throttle.rateLimit',
   'throttle.burstLimit',
   'throttle.adminRateLimit',
@@ -129,6 +130,7 @@ export function stageFromContext(context: ContextReader): Stage {
         staleWhileRevalidate: value('api.rest.cache.staleWhileRevalidate'),
       },
       pageCache: value('api.rest.pageCache'),
+      listMarks: value('api.rest.listMarks'),
     },
     throttle: {
       rateLimit: value('throttle.rateLimit'),
@@ -162,5 +164,6 @@ export function restEnvironment(rest: StageSettings['rest']): Record<string, str
     API_REST_CACHE_S_MAXAGE: String(rest.cache.sMaxAge),
     API_REST_CACHE_STALE_WHILE_REVALIDATE: String(rest.cache.staleWhileRevalidate),
     API_REST_PAGE_CACHE: String(rest.pageCache),
+    API_REST_LIST_MARKS: String(rest.listMarks),
   }
 }

@@ -23,6 +23,11 @@ export const RestConfigSchema = v.object({
   }), {}),
   /** `api.rest.pageCache`: list pages kept per process, validated by the list's revision; 0 turns it off. */
   pageCache: v.optional(NonNegativeInt, 500),
+  /**
+   * `api.rest.listMarks`: positions in sorted lists kept per process (where runs of equal keys
+   * start, per list revision), so a deeper page resumes near it; 0 turns them off.
+   */
+  listMarks: v.optional(NonNegativeInt, 20_000),
 })
 
 export type RestConfig = v.InferOutput<typeof RestConfigSchema>
@@ -70,6 +75,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
         staleWhileRevalidate: int('API_REST_CACHE_STALE_WHILE_REVALIDATE'),
       },
       pageCache: int('API_REST_PAGE_CACHE'),
+      listMarks: int('API_REST_LIST_MARKS'),
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),

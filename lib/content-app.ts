@@ -139,11 +139,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const key = JSON.stringify(normalized)
       const { offset, limit } = paginationWindow(query.pagination)
       const trusted = await locales.indexTrusted()
-      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted }
-      const read = (validator: Validator) => (chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator))
       // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
+      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
+      const read = (validator: Validator) => (chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator))
       const validator = lists.validator(type, listNames)
       // The validator alone answers a 304 or a cached page; otherwise the page is read with it
       // (alongside, or in the BatchGet of the page's documents).

@@ -5,6 +5,7 @@ import { AccessService } from './access.js'
 import type { Config } from './config.js'
 import { LocaleService } from './locales.js'
 import { DocumentStore } from './storage/documents.js'
+import { ListMarks } from './storage/list-marks.js'
 import { ListReader } from './storage/lists.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
@@ -38,7 +39,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     config,
     documents,
     reindex: new Reindexer(db, config.tableName, documents, locales),
-    lists: new ListReader(db, config.tableName),
+    lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks)),
     locales,
     access: new AccessService(settings, secrets.tokenHashSecret, config.cacheTtlMs),
     adminToken: secrets.adminToken,

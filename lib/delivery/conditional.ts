@@ -3,24 +3,15 @@
 import { createHash } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { RestConfig } from '../config.js'
+import { SETTLE_MS, settled } from '../storage/list-validator.js'
 
-/**
- * How long after a list last changed its pages are neither cached in the process nor given a
- * stable tag: DynamoDB's indexes are eventually consistent, so a page read just after a write may
- * still miss it, and must not be kept (or validated) under the new revision.
- */
-export const SETTLE_MS = 2000
+export { SETTLE_MS, settled }
 
 /** A strong tag for a list answer, from everything the answer depends on. */
 export function listTag(parts: Readonly<Record<string, unknown>>, changedAt: number, now = Date.now()): string {
   const settled = now - changedAt >= SETTLE_MS
   const digest = createHash('sha256').update(JSON.stringify(parts)).update(settled ? '' : `unsettled ${now} ${Math.random()}`).digest('base64url')
   return `"l-${digest.slice(0, 27)}"`
-}
-
-/** True when a list tag may be reused: the list has not changed within the settling time. */
-export function settled(changedAt: number, now = Date.now()): boolean {
-  return now - changedAt >= SETTLE_MS
 }
 
 /** True when `If-None-Match` holds `tag`, `*`, or a list containing it (weak comparison). */

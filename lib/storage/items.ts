@@ -108,18 +108,19 @@ const projections = new Map<string, Projection>()
  * read) uses, without the slot keys and the `f` map, which are for the indexes only and would about
  * double what DynamoDB sends and the SDK decodes for each document.
  */
-export function versionProjection(type: ContentType): Projection {
-  let projection = projections.get(type.uid)
+export function versionProjection(type: ContentType, extra: readonly string[] = []): Projection {
+  const cacheKey = `${type.uid} ${extra.join(' ')}`
+  let projection = projections.get(cacheKey)
   if (projection === undefined) {
     // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
     // BatchGet may carry its list's count item (storage/lists.ts, Validator).
-    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes)]
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes), ...extra]
     const unique = [...new Set(names)]
     projection = {
       ProjectionExpression: unique.map((_, i) => `#v${i}`).join(', '),
       ExpressionAttributeNames: Object.fromEntries(unique.map((name, i) => [`#v${i}`, name])),
     }
-    projections.set(type.uid, projection)
+    projections.set(cacheKey, projection)
   }
   return projection
 }

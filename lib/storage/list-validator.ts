@@ -6,6 +6,19 @@ import { ATTR, listKey } from '../table.js'
 
 type Item = Record<string, unknown>
 
+/**
+ * How long after a list last changed its pages are neither cached in the process nor given a
+ * stable tag, nor its positions remembered: DynamoDB's indexes are eventually consistent, so a
+ * page read just after a write may still miss it, and must not be kept (or validated) under the
+ * new revision.
+ */
+export const SETTLE_MS = 2000
+
+/** True when what was read of a list from `now` on may be kept under its head: it had not changed within the settling time. */
+export function settled(changedAt: number, now = Date.now()): boolean {
+  return now - changedAt >= SETTLE_MS
+}
+
 /** The count and revision of the listed lists: the list's validator, one small read. */
 export interface ListHead {
   readonly total: number

@@ -17,7 +17,8 @@ import { guarded } from './client.js'
 import { keyKindOf } from './index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from './items.js'
 import { planFilter, type KeyRange } from './list-plan.js'
-import { headOf, Validator, type ListHead } from './list-validator.js'
+import { ListMarks, type Mark } from './list-marks.js'
+import { headOf, settled, Validator, type ListHead } from './list-validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -35,6 +36,11 @@ export interface ListRequest {
    * yet reindexed): then everything but the default order reads the documents, within `maxScan`.
    */
   readonly trusted: boolean
+  /**
+   * When the request's first read began (ms since the epoch): positions in a list are remembered
+   * and used only for a list that had settled by then.
+   */
+  readonly startedAt: number
 }
 
 export interface ListResult {
@@ -74,6 +80,8 @@ export class ListReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Where runs start in the list orders read, per revision (list-marks.ts). */
+    private readonly marks: ListMarks = new ListMarks(0),
   ) {}
 
   /** The lists' count and revision (one GetItem, or one BatchGet for several lists). */
@@ -107,11 +115,17 @@ export class ListReader {
     const slot = indexedFields(type).indexOf(primary.field)
     const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
     if (single !== undefined && primary.field === 'id' && nearStart) {
-      // No BatchGet to carry the count item: read it alongside.
+      // No BatchGet to carry the count item: read it alongside. A mark is used before the count
+      // says whether it still holds (a guess, read again without it when it does not).
       void validator.get()
       const forward = primary.order === 'asc'
-      const items = await this.idPage(type, single, forward, offset, limit, request.trusted)
-      return { versions: items.map((item) => itemToVersion(type, item)), total: await total() }
+      const order = orderOf(type, single, 0, forward)
+      const guess = request.trusted ? this.marks.nearest(order, offset) : undefined
+      let read = await this.idPage(type, single, forward, offset, limit, request.trusted, guess?.mark)
+      const head = await validator.get()
+      if (guess !== undefined && !holds(guess.revision, head, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
+      if (request.trusted) this.remember(order, head, request.startedAt, read.from, read.run, slotKey(0))
+      return { versions: read.page.map((item) => itemToVersion(type, item)), total: head.total }
     }
     // Farther in, where the page is read from depends on the total.
     const head = nearStart ? undefined : await validator.get()
@@ -129,19 +143,27 @@ export class ListReader {
       return { versions: await this.fetch(type, page, validator), total: await total() }
     }
     const forward = primary.order === 'asc'
-    if (single !== undefined && head !== undefined && offset + limit / 2 > head.total / 2) {
-      // Nearer the end: read backwards the entries from the end up to the page, then mirror.
-      const fromEnd = head.total - offset
-      const tail = await this.ordered(type, single, slot, !forward, fromEnd)
-      const page = exactPage(tail, Math.max(0, fromEnd - limit), Math.min(limit, fromEnd), (a, b) => compare(b, a)).reverse()
-      return { versions: await this.fetch(type, page, validator), total: head.total }
-    }
     if (single !== undefined) {
-      const entries = await this.ordered(type, single, slot, forward, offset + limit)
-      return { versions: await this.fetch(type, exactPage(entries, offset, limit, compare), validator), total: await total() }
+      // Nearer the end: read backwards the entries from the end up to the page, then mirror.
+      const backward = head !== undefined && offset + limit / 2 > head.total / 2
+      const direction = backward ? !forward : forward
+      const want = backward ? (head as ListHead).total - offset : offset + limit
+      const start = backward ? Math.max(0, want - limit) : offset
+      const order = orderOf(type, single, slot, direction)
+      // Past the first pages the head is read first: a mark that holds under it skips what precedes the page.
+      const seek = head === undefined ? undefined : this.marks.nearest(order, start)
+      const from = seek !== undefined && holds(seek.revision, head as ListHead, request.startedAt) ? seek.mark : undefined
+      const run = await this.ordered(type, single, slot, direction, want, from)
+      const entries = run.map((item) => toEntry(item, slot))
+      const position = from?.position ?? 0
+      const page = exactPage(entries, start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
+      const versions = await this.fetch(type, backward ? page.reverse() : page, validator)
+      const settledHead = await validator.get()
+      this.remember(order, settledHead, request.startedAt, position, run, slotKey(slot))
+      return { versions, total: settledHead.total }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
-    const page = perList.flat().sort(compare).slice(offset, offset + limit)
+    const page = perList.flat().map((item) => toEntry(item, slot)).sort(compare).slice(offset, offset + limit)
     return { versions: await this.fetch(type, page, validator), total: await total() }
   }
 
@@ -196,18 +218,35 @@ export class ListReader {
    * Documents `offset` to `offset + limit` of a list in id order, whole, from `byId`: the first page
    * in one Query; a later one skips the first `offset` as small `slot0` entries (id order too), then
    * reads the page from `byId` after the last one skipped, rather than reading every skipped
-   * document whole. Untrusted slots may lack entries: then the documents are skipped whole.
+   * document whole; from `mark`, only the entries between it and the page are skipped. Untrusted
+   * slots may lack entries: then the documents are skipped whole. With the page: the position and
+   * the `slot0` keys of every entry read in a row from it, for marks.
    */
-  private async idPage(type: ContentType, list: string, forward: boolean, offset: number, limit: number, trusted: boolean): Promise<Item[]> {
-    if (offset === 0 || !trusted) {
-      const items = await this.query({ index: INDEX.byId, type, list, forward, want: offset + limit, exact: true, projection: versionProjection(type) })
-      return items.slice(offset)
+  private async idPage(type: ContentType, list: string, forward: boolean, offset: number, limit: number, trusted: boolean, mark?: Mark): Promise<{ page: Item[]; from: number; run: Item[] }> {
+    const projection = versionProjection(type, [ATTR.listKey, slotKey(0)])
+    if (!trusted) {
+      const items = await this.query({ index: INDEX.byId, type, list, forward, want: offset + limit, exact: true, projection })
+      return { page: items.slice(offset), from: 0, run: [] }
     }
-    const skipped = await this.query({ index: slotIndex(0), type, list, forward, want: offset, exact: true })
-    const last = skipped.at(-1)
-    if (skipped.length < offset || last === undefined) return []
-    const after = { [ATTR.listKey]: last[ATTR.listKey], [ATTR.id]: last[ATTR.id], documentId: last.documentId, locale: last.locale }
-    return this.query({ index: INDEX.byId, type, list, forward, want: limit, exact: true, after, projection: versionProjection(type) })
+    const from = mark?.position ?? 0
+    const skipped = offset === from ? [] : await this.query({ index: slotIndex(0), type, list, forward, want: offset - from, exact: true, after: resumeKey(mark?.last, slotKey(0)) })
+    if (skipped.length < offset - from) return { page: [], from, run: skipped }
+    const last = skipped.at(-1) ?? mark?.last
+    const page = await this.query({ index: INDEX.byId, type, list, forward, want: limit, exact: true, after: resumeKey(last, ATTR.id), projection })
+    return { page, from, run: [...skipped, ...page] }
+  }
+
+  /** Keeps where runs start in `run`, read from `from` in `order`, when the list's head says that read is exact. */
+  private remember(order: string, head: ListHead, startedAt: number, from: number, run: readonly Item[], sortKey: string): void {
+    const revision = head.revisions[0]
+    if (revision === undefined || head.revisions.length !== 1 || !settled(head.changedAt, startedAt)) return
+    this.marks.record(order, revision, from, run, sortKey, (item) => ({
+      [ATTR.listKey]: item[ATTR.listKey],
+      [ATTR.id]: item[ATTR.id],
+      [sortKey]: item[sortKey],
+      documentId: item.documentId,
+      locale: item.locale,
+    }))
   }
 
   /** Every entry of the requested lists, refused past the scan budget before anything is read. */
@@ -220,12 +259,12 @@ export class ListReader {
   }
 
   /**
-   * At least the first `want` entries of a list in slot order, and every entry tied with the
-   * last of them on the key, so that ordering them exactly gives the first `want` exactly.
+   * At least the first `want` entries of a list in slot order (from `mark`: the entries from its
+   * position on), and every entry tied with the last of them on the key, so that ordering them
+   * exactly gives the first `want` exactly.
    */
-  private async ordered(type: ContentType, list: string, slot: number, forward: boolean, want: number): Promise<Entry[]> {
-    const items = await this.query({ index: slotIndex(slot), type, list, forward, want, slot })
-    return items.map((item) => toEntry(item, slot))
+  private async ordered(type: ContentType, list: string, slot: number, forward: boolean, want: number, mark?: Mark): Promise<Item[]> {
+    return this.query({ index: slotIndex(slot), type, list, forward, want: want - (mark?.position ?? 0), slot, after: resumeKey(mark?.last, slotKey(slot)) })
   }
 
   /**
@@ -317,6 +356,21 @@ export function exactPage<T extends { readonly sortKey: string }>(entries: reado
   let from = offset
   while (from > 0 && entries[from - 1]?.sortKey === first.sortKey) from -= 1
   return entries.slice(from).sort(compare).slice(offset - from, offset - from + limit)
+}
+
+/** A list order: the list, the index read and the direction (marks are kept per order). */
+function orderOf(type: ContentType, list: string, slot: number, forward: boolean): string {
+  return `${listKey(type.uid, list)} ${slot} ${forward ? 'asc' : 'desc'}`
+}
+
+/** True when marks kept under `revision` hold for a request that read `head` and began at `startedAt`. */
+function holds(revision: number, head: ListHead, startedAt: number): boolean {
+  return head.revisions.length === 1 && head.revisions[0] === revision && settled(head.changedAt, startedAt)
+}
+
+/** Where a read resumes after `last` (an entry with its keys) on the index sorted by `sortKey`. */
+function resumeKey(last: Item | undefined, sortKey: string): Item | undefined {
+  return last === undefined ? undefined : { [ATTR.listKey]: last[ATTR.listKey], [sortKey]: last[sortKey], documentId: last.documentId, locale: last.locale }
 }
 
 function toEntry(item: Item, slot: number, type?: ContentType): Entry {

@@ -72,7 +72,7 @@ export async function createTestContext(
 }
 
 /** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
-export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs'>> = {}): Pick<TestContext, 'app' | 'request'> {
+export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}): Pick<TestContext, 'app' | 'request'> {
   const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
   const app = createServerApp(services)
   const request: TestContext['request'] = (method, path, options = {}) => {
