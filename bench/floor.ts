@@ -4,6 +4,9 @@
 // overhead as a ratio. Each method answers with the JSON text such a handler would send.
 // Sorted pages use the slot indexes as the store does: a Query with Limit (plus the run of entries
 // tied with the boundary key, which only an exact in-memory sort can order), then one BatchGet.
+// Every list answer carries an ETag that changes with the list (delivery.md §13), made from the
+// list's revision so that a 304 costs one small read: the floor reads that count item on every list
+// kind too, as cheaply as it can (alongside its Query, or as one more key of its BatchGet).
 import {
   BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
@@ -92,19 +95,19 @@ export class Floor {
     return Number(Item?.n ?? 0)
   }
 
-  private async batchGet(keys: readonly Item[]): Promise<Item[]> {
-    if (keys.length === 0) return []
+  private async batchGet(keys: readonly Item[], alsoKeys: readonly Item[] = []): Promise<Item[]> {
+    if (keys.length === 0 && alsoKeys.length === 0) return []
     const { Responses } = await this.db.send(new BatchGetCommand({
-      RequestItems: { [this.tableName]: { Keys: keys.map((key) => ({ documentId: key.documentId, locale: key.locale })) } },
+      RequestItems: { [this.tableName]: { Keys: [...keys.map((key) => ({ documentId: key.documentId, locale: key.locale })), ...alsoKeys] } },
     }))
     const found = new Map((Responses?.[this.tableName] ?? []).map((item) => [item.documentId, item]))
     return keys.flatMap((key) => found.get(key.documentId) ?? [])
   }
 
-  /** Default order, first page: one Query of `byId` and, with the total, the count item in parallel. */
+  /** Default order, first page: one Query of `byId` and the count item (the validator; the total when asked) in parallel. */
   async firstPage(list: string, limit: number, withCount: boolean): Promise<string> {
-    const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), withCount ? this.count(list) : undefined])
-    return JSON.stringify({ data: page.Items ?? [], meta: { total } })
+    const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), this.count(list)])
+    return JSON.stringify({ data: page.Items ?? [], meta: { total: withCount ? total : undefined } })
   }
 
   /**
@@ -139,7 +142,8 @@ export class Floor {
       ? await this.queryAll(slotIndex(slot), list)
       : (await Promise.all(ranges.map((range) => this.queryAll(slotIndex(slot), list, { key: slotKey(slot), ...range })))).flat()
     const found = read.map((item) => ({ item, values: valuesOf(item) })).filter(({ values }) => matches(values)).sort((a, b) => compare(a.values, b.values))
-    return JSON.stringify({ data: await this.batchGet(found.slice(0, limit).map(({ item }) => item)), meta: { total: found.length } })
+    // The list's count item (the validator) rides in the BatchGet of the page.
+    return JSON.stringify({ data: await this.batchGet(found.slice(0, limit).map(({ item }) => item), [countKey(article.uid, list)]), meta: { total: found.length } })
   }
 
   /** What a 304 on a list needs: the list's count item (its revision is the validator). */

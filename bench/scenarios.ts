@@ -16,6 +16,8 @@ export interface BenchContext {
   readonly app: Hono
   /** The same app with the in-process page cache on (the default size). */
   readonly cachedApp: Hono
+  /** The app with the page cache off and list marks on (the default size): pages resume at a mark. */
+  readonly markedApp: Hono
   readonly floor: Floor
   /** A full-access API key, for the writes. */
   readonly token: string
@@ -171,6 +173,8 @@ export function readScenarios(ctx: BenchContext): Scenario[] {
       floor: () => floor.getOne(documentIds[0]!, 'en').then(() => ''),
     },
     pageCacheScenario(ctx),
+    markedScenario(ctx, 'near-page-marked', `list page 3, default sort, list marks on`, `pagination[page]=3&pagination[pageSize]=${PAGE}`, () => floor.sortedPage('en', slotOf('id'), false, byId, 2 * PAGE, PAGE)),
+    ...(middlePages ? [markedScenario(ctx, 'deep-title-marked', 'sorted middle page, sort=title&pagination[start]=N/2, list marks on', `sort=title&pagination[start]=${middle}`, () => floor.sortedPage('en', slotOf('title'), false, byTitle, middle, PAGE))] : []),
     ...filterScenarios(ctx),
   ]
 }
@@ -186,6 +190,20 @@ function pageCacheScenario(ctx: BenchContext): Scenario {
     },
     app: () => send(ctx.cachedApp, 'GET', '/api/articles', 200),
     floor: () => ctx.floor.cachedPage('en', async () => cached),
+    check: samePage(ctx.n),
+  }
+}
+
+/**
+ * A page read again with list marks on (and the page cache off): after one untimed read of it at
+ * the list's revision, it resumes at the mark before it. The floor reads it from nothing.
+ */
+function markedScenario(ctx: BenchContext, kind: string, label: string, query: string, floor: () => Promise<string>): Scenario {
+  return {
+    kind, label, write: false,
+    prepare: async () => void (await send(ctx.markedApp, 'GET', `/api/articles?${query}`, 200)),
+    app: () => send(ctx.markedApp, 'GET', `/api/articles?${query}`, 200),
+    floor,
     check: samePage(ctx.n),
   }
 }

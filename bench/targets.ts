@@ -1,7 +1,9 @@
 // The targets, judged from one run's figures and stated as ratios so they hold on any machine.
 // Limits come from the issues; reference costs (reading every document, the size of an index
 // entry and of a document) are measured in the same run, never taken from the code under test.
+import { MARK_STRIDE } from '../lib/storage/list-marks.js'
 import type { ColdResult } from './cold-start.js'
+import { PAGE } from './scenarios.js'
 import type { FallbackResult, KindResult, SizeResult, Verdict } from './results.js'
 
 /** "500 KB", read strictly as 500,000 bytes. */
@@ -90,6 +92,35 @@ function deepPage(allSizes: readonly SizeResult[], kind: string): Verdict {
       `${sizes.map((s) => fmt(app(s).rcu.median)).join(' / ')} RCU at N=${sizes.map((s) => fmt(s.n)).join(' / ')}`,
     ratio: slope / perDocument.rcu, limit: `<= ${fmt(limit, 3)} (entry/document size +10%), <= 26 items fetched`, pass: slope / perDocument.rcu <= limit && fetched <= 26,
   }
+}
+
+/**
+ * Pages read again with list marks on: a sorted middle page reads the entries from the mark before
+ * it (at most MARK_STRIDE early), its page and a run's continuation, whatever N; page 3 in the
+ * default order costs what page 1 does.
+ */
+function markedPages(sizes: readonly SizeResult[]): Verdict[] {
+  const verdicts: Verdict[] = []
+  const deep = sizes.filter((size) => size.kinds.some((k) => k.kind === 'deep-title-marked'))
+  if (deep.length < 2) throw new MissingKind('deep-title-marked measured at fewer than two sizes')
+  // The mark, the page with its look-ahead, and one continuation read of a run of ties (25).
+  const entryLimit = MARK_STRIDE + PAGE + 2 + 25
+  const entries = deep.map((size) => kindAt(size, 'deep-title-marked').app.entries.median)
+  verdicts.push({
+    target: `${kindAt(deep[0]!, 'deep-title-marked').label}: reads the entries from the mark before the page, whatever N`,
+    measured: `${entries.map((e) => fmt(e)).join(' / ')} index entries read at N=${deep.map((s) => fmt(s.n)).join(' / ')}; ` +
+      `${deep.map((s) => `${fmt(kindAt(s, 'deep-title-marked').app.rcu.median)} RCU vs ${fmt(kindAt(s, 'deep-title').app.rcu.median)} without marks`).join(' / ')}`,
+    ratio: Math.max(...entries) / entryLimit, limit: `<= 1 (${entryLimit} entries)`, pass: Math.max(...entries) <= entryLimit,
+  })
+  const near = sizes.map((size) => ({ n: size.n, marked: kindAt(size, 'near-page-marked').app, first: kindAt(size, 'list-default').app }))
+  const calls = Math.max(...near.map((s) => s.marked.calls.median))
+  const ratio = Math.max(...near.map((s) => s.marked.rcu.median / s.first.rcu.median))
+  verdicts.push({
+    target: `${kindAt(sizes[0]!, 'near-page-marked').label}: 2 calls, the read capacity of page 1`,
+    measured: `${calls} calls; ${near.map((s) => `${fmt(s.marked.rcu.median)} RCU vs ${fmt(s.first.rcu.median)}`).join(' / ')} at N=${near.map((s) => fmt(s.n)).join(' / ')}`,
+    ratio, limit: '<= 1, 2 calls', pass: ratio <= 1 && calls <= 2,
+  })
+  return verdicts
 }
 
 /** A 304 (or a cached page) costs one small read, whatever N. */
@@ -254,7 +285,8 @@ export function evaluateTargets(sizes: readonly SizeResult[], fallback: Fallback
     ...defaultPage(sizes),
     ...SORTED.flatMap((name) => measuredOr(`Sorted page 1 (${name}) at N=${fmt(sizes.at(-1)!.n)}`, () => sortedPages(sizes, name))),
     ...measuredOr('Sorted middle page, sort=title&pagination[start]=N/2', () => [deepPage(sizes, 'deep-title')]),
-    ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]), getOne(sizes), ...cheapAnswers(sizes),
+    ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]),
+    ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), getOne(sizes), ...cheapAnswers(sizes),
     ...measuredOr('Filters', () => filterTargets(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
   ]
 }
