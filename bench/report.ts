@@ -56,7 +56,7 @@ export function markdown(results: BenchResults): string {
     `Generated ${results.generatedAt} by \`npm run bench\` in ${fmt(results.seconds, 0)} s: ${environment.cpus} x ${environment.cpuModel}, Node ${environment.node}, ` +
       `${environment.dynamodb}; load average ${environment.loadAverageStart} at start, ${environment.loadAverageEnd} at the end.`,
     `Sizes: ${(settings.locales as string[]).join(', ')} up to the size before ${fmt(settings.enOnlyFrom as number)}, en only from there (reads measured on en); at ${fmt(settings.readsOnlyFrom as number)} and above, reads only. ` +
-      `The page cache is off (api.rest.pageCache 0) except for the page-cache kind; api.rest.maxScan ${fmt(settings.maxScan as number)}. ` +
+      `The page cache is off (api.rest.pageCache 0) except for the page-cache kind, and list marks are off (api.rest.listMarks 0) except for the kinds that say "list marks on"; api.rest.maxScan ${fmt(settings.maxScan as number)}. ` +
       `Entries read = Query ScannedCount; items fetched = items GetItem and BatchGet returned (the count item included). ` +
     `A version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; pages hold ${settings.pageSize}. ` +
       `Locale registry, public role and API tokens are cached for ${settings.cacheTtlMs} ms (cacheTtlMs), as in production.`,

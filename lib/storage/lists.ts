@@ -5,6 +5,8 @@
 //   the run of entries tied with the boundary key), from whichever end is nearer; the run the page
 //   starts in is ordered exactly in memory (later sort keys, collation, ties by id) and only the
 //   page's documents are fetched, with the count item, in one BatchGet;
+// - a page of a list order this process has read at the list's current revision resumes at the
+//   nearest mark at or before it (list-marks.ts) instead of reading every entry in front of it;
 // - filters: the entries a plan over the slot indexes names (list-plan.ts), each checked against
 //   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
@@ -158,9 +160,9 @@ export class ListReader {
       const position = from?.position ?? 0
       const page = exactPage(entries, start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
       const versions = await this.fetch(type, backward ? page.reverse() : page, validator)
-      const settledHead = await validator.get()
-      this.remember(order, settledHead, request.startedAt, position, run, slotKey(slot))
-      return { versions, total: settledHead.total }
+      const validated = await validator.get()
+      this.remember(order, validated, request.startedAt, position, run, slotKey(slot))
+      return { versions, total: validated.total }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().map((item) => toEntry(item, slot)).sort(compare).slice(offset, offset + limit)
@@ -239,7 +241,7 @@ export class ListReader {
   /** Keeps where runs start in `run`, read from `from` in `order`, when the list's head says that read is exact. */
   private remember(order: string, head: ListHead, startedAt: number, from: number, run: readonly Item[], sortKey: string): void {
     const revision = head.revisions[0]
-    if (revision === undefined || head.revisions.length !== 1 || !settled(head.changedAt, startedAt)) return
+    if (revision === undefined || !holds(revision, head, startedAt)) return
     this.marks.record(order, revision, from, run, sortKey, (item) => ({
       [ATTR.listKey]: item[ATTR.listKey],
       [ATTR.id]: item[ATTR.id],
