@@ -122,6 +122,35 @@ describe('list marks', () => {
     expect(marked.ids).not.toContain(first)
   })
 
+  it('stays exact through rounds of writes, with pages read while they commit and after they settle', async () => {
+    let seed = 11
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T
+    const ids = async () => (await json(await reference.request('GET', '/api/articles?pagination[limit]=100&fields[0]=title&sort=id'))).data.map((d: { documentId: string }) => d.documentId) as string[]
+    const pages = () => Array.from({ length: 4 }, () => `sort=${pick(SORTS)}&pagination[start]=${Math.floor(next() * (N - 20))}&pagination[limit]=${1 + Math.floor(next() * 30)}`)
+    const created: string[] = []
+    for (let round = 0; round < 15; round++) {
+      // Deep pages of every order first, so the process holds marks of this revision.
+      for (const search of pages()) await both(search)
+      const documentIds = await ids()
+      const write = pick(['create', 'title', 'views', 'delete'] as const)
+      const target = pick(documentIds)
+      const writing = write === 'create' || created.length === 0 && write === 'delete'
+        ? ctx.request('POST', '/api/articles', { token: key, body: body(articleData({ title: `${pick(WORDS)} ${round}`, views: round % 5 })) })
+            .then(async (response) => void created.push((await json(response)).data.documentId))
+        : write === 'delete'
+          ? ctx.request('DELETE', `/api/articles/${created.pop()}`, { token: key }).then(() => undefined)
+          : ctx.request('PUT', `/api/articles/${target}`, { token: key, body: body(write === 'title' ? { title: `${pick(WORDS)} r${round}` } : { views: Math.floor(next() * 7) }) }).then(() => undefined)
+      // Pages read while the write commits: whatever they see, nothing they keep may serve later.
+      await Promise.all([writing, ...pages().map((search) => ctx.request('GET', `/api/articles?${search}`))])
+      settle()
+      for (const search of pages()) {
+        const { marked, expected } = await both(search)
+        expect(marked, `round ${round}, after ${write}: ${search}`).toEqual(expected)
+      }
+    }
+  }, 120_000)
+
   it('keeps no mark from a page read while a write was committing', async () => {
     // A near page whose count item comes with its documents, after its index read: a create that
     // sorts first commits between the two, so what the index read is the revision before it.
