@@ -1,0 +1,25 @@
+// ensureTable on DynamoDB Local: a new table is created once, whoever asks first, and every caller
+// returns once it is active (two `npm start`s on one new table, or a test run, start together).
+import { randomBytes } from 'node:crypto'
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { describe, expect, inject, it } from 'vitest'
+import { createDocumentClient } from '../../lib/storage/client.js'
+import { ensureTable } from '../../lib/storage/schema.js'
+import { TABLE } from '../../lib/table.js'
+import { assertLoopback } from '../support/loopback.js'
+
+describe('ensureTable', () => {
+  it('creates a new table once when several processes start on it together', async () => {
+    const endpoint = inject('dynamoEndpoint')
+    assertLoopback(endpoint)
+    const tableName = `test-${randomBytes(6).toString('hex')}`
+    // A client each, as separate processes have: each looks, finds nothing, and creates.
+    const clients = Array.from({ length: 4 }, () => createDocumentClient({ region: 'us-east-1', endpoint }))
+    await Promise.all(clients.map((db) => ensureTable(db, tableName)))
+    const { Table } = await (clients[0] as unknown as DynamoDBClient).send(new DescribeTableCommand({ TableName: tableName }))
+    expect(Table?.TableStatus).toBe('ACTIVE')
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(TABLE.indexes.map((index) => index.name).sort())
+    // And again, on the table that exists now.
+    await ensureTable(clients[1]!, tableName)
+  })
+})
