@@ -1,7 +1,7 @@
 // The targets, judged from one run's figures and stated as ratios so they hold on any machine.
 // Limits come from the issues; reference costs (reading every document, the size of an index
 // entry and of a document) are measured in the same run, never taken from the code under test.
-import { MARK_STRIDE } from '../lib/storage/list-marks.js'
+import { MARK_STRIDE } from '../lib/storage/lists/marks.js'
 import type { ColdResult } from './cold-start.js'
 import { PAGE } from './scenarios.js'
 import type { FallbackResult, KindResult, SizeResult, Verdict } from './results.js'

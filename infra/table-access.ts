@@ -1,7 +1,7 @@
 // What each kind of function may do with the table: exactly the DynamoDB actions its code path
 // sends (transactions need the action of each item they hold), on the table and the indexes it
 // queries, and, by the partition key (`dynamodb:LeadingKeys`), which items it may write or read.
-// Read from lib/storage: documents.ts, lists.ts, settings.ts, and lib/table.ts's META keys.
+// Read from lib/storage: documents.ts, lists/reader.ts, settings.ts, and lib/table.ts's META keys.
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import { META, TABLE } from '../lib/table.js'
 

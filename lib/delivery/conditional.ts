@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { RestConfig } from '../config.js'
-import { SETTLE_MS, settled } from '../storage/list-validator.js'
+import { SETTLE_MS, settled } from '../storage/lists/validator.js'
 
 export { SETTLE_MS, settled }
 

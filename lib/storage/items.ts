@@ -113,7 +113,7 @@ export function versionProjection(type: ContentType, extra: readonly string[] = 
   let projection = projections.get(cacheKey)
   if (projection === undefined) {
     // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
-    // BatchGet may carry its list's count item (storage/lists.ts, Validator).
+    // BatchGet may carry its list's count item (storage/lists/reader.ts, Validator).
     const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes), ...extra]
     const unique = [...new Set(names)]
     projection = {

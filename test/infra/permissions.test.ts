@@ -119,7 +119,7 @@ describe('function permissions', () => {
   it('allows, across all functions, every DynamoDB action lib/storage sends and no other', () => {
     // Map the SDK commands and transaction items written in lib/storage to IAM actions.
     const dir = new URL('../../lib/storage/', import.meta.url)
-    const sources = readdirSync(dir).filter((file) => file !== 'schema.ts').map((file) => readFileSync(new URL(file, dir), 'utf8')).join('\n')
+    const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && file !== 'schema.ts').map((file) => readFileSync(new URL(file, dir), 'utf8')).join('\n')
     const used = new Set<string>()
     const commands: Record<string, string> = { Get: 'GetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', Query: 'Query', BatchGet: 'BatchGetItem', Scan: 'Scan', BatchWrite: 'BatchWriteItem' }
     for (const [command, action] of Object.entries(commands)) if (sources.includes(`new ${command}Command(`)) used.add(`dynamodb:${action}`)

@@ -4,7 +4,7 @@
 // mark outlives the revision it was read at, whatever write comes between its read and its use.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SETTLE_MS } from '../../lib/delivery/conditional.js'
-import { MARK_STRIDE } from '../../lib/storage/list-marks.js'
+import { MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 import { articleData, body } from '../support/factories.js'
 import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
 

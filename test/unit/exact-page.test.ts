@@ -1,7 +1,7 @@
 // exactPage: a page in exact order from entries read in key order, sorting only the runs it needs.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exactPage } from '../../lib/storage/lists.js'
+import { exactPage } from '../../lib/storage/lists/reader.js'
 
 interface E { readonly sortKey: string; readonly value: number; readonly id: number }
 

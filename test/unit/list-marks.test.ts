@@ -1,7 +1,7 @@
 // ListMarks: run starts kept per list order and revision, at most one per MARK_STRIDE positions,
 // within a total capacity (pure logic; the reads that use them are in test/integration/list-marks).
 import { describe, expect, it } from 'vitest'
-import { ListMarks, MARK_STRIDE } from '../../lib/storage/list-marks.js'
+import { ListMarks, MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 
 /** Entries in key order with the given keys; `id` is the position in the array. */
 const entries = (keys: readonly string[]) => keys.map((k, id) => ({ k, id }))

@@ -1,8 +1,8 @@
 // A list request's validator: the count items of its lists (size, revision, last change), which
 // give the answer's total and its ETag. Read once per request, on its own or carried by the
-// BatchGet of the page's documents (storage/lists.ts).
-import type { ContentType } from '../content-types.js'
-import { ATTR, listKey } from '../table.js'
+// BatchGet of the page's documents (reader.ts).
+import type { ContentType } from '../../content-types.js'
+import { ATTR, listKey } from '../../table.js'
 
 type Item = Record<string, unknown>
 

@@ -6,21 +6,21 @@
 //   starts in is ordered exactly in memory (later sort keys, collation, ties by id) and only the
 //   page's documents are fetched, with the count item, in one BatchGet;
 // - a page of a list order this process has read at the list's current revision resumes at the
-//   nearest mark at or before it (list-marks.ts) instead of reading every entry in front of it;
-// - filters: the entries a plan over the slot indexes names (list-plan.ts), each checked against
+//   nearest mark at or before it (marks.ts) instead of reading every entry in front of it;
+// - filters: the entries a plan over the slot indexes names (plan.ts), each checked against
 //   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import type { ContentType } from '../content-types.js'
-import { badRequest, queryDetails, serviceUnavailable } from '../errors.js'
-import { matchesFilter, type Filter } from '../query/filters.js'
-import { sortComparator, type SortEntry } from '../query/sort.js'
-import { ATTR, INDEX, META, indexedFields, listKey, slotIndex, slotKey } from '../table.js'
-import { guarded } from './client.js'
-import { keyKindOf } from './index-keys.js'
-import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from './items.js'
-import { planFilter, type KeyRange } from './list-plan.js'
-import { ListMarks, type Mark } from './list-marks.js'
-import { headOf, settled, Validator, type ListHead } from './list-validator.js'
+import type { ContentType } from '../../content-types.js'
+import { badRequest, queryDetails, serviceUnavailable } from '../../errors.js'
+import { matchesFilter, type Filter } from '../../query/filters.js'
+import { sortComparator, type SortEntry } from '../../query/sort.js'
+import { ATTR, INDEX, META, indexedFields, listKey, slotIndex, slotKey } from '../../table.js'
+import { guarded } from '../client.js'
+import { keyKindOf } from '../index-keys.js'
+import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
+import { planFilter, type KeyRange } from './plan.js'
+import { ListMarks, type Mark } from './marks.js'
+import { headOf, settled, Validator, type ListHead } from './validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -82,7 +82,7 @@ export class ListReader {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** Where runs start in the list orders read, per revision (list-marks.ts). */
+    /** Where runs start in the list orders read, per revision (marks.ts). */
     private readonly marks: ListMarks = new ListMarks(0),
   ) {}
 

@@ -4,11 +4,11 @@
 // of its members when every member is indexed. Anything else scans the list, within a budget.
 // The planned entries are a superset of the matches: every entry read is checked against the
 // whole filter afterwards, so the keys only need to be monotone, never exact.
-import type { ContentType } from '../content-types.js'
-import type { Filter, FilterValue } from '../query/filters.js'
-import { collatorFor } from '../query/sort.js'
-import { indexedFields } from '../table.js'
-import { indexKey, keyKindOf } from './index-keys.js'
+import type { ContentType } from '../../content-types.js'
+import type { Filter, FilterValue } from '../../query/filters.js'
+import { collatorFor } from '../../query/sort.js'
+import { indexedFields } from '../../table.js'
+import { indexKey, keyKindOf } from '../index-keys.js'
 
 /** Inclusive bounds on a slot's keys (every key starts with '0' for null or '1' for a value). */
 export interface KeyRange {

@@ -4,7 +4,7 @@
 // a sorted list (a crawler, page after page) costs the pages it reads, not the sum of their
 // offsets. A mark is exact only for the revision it was read at, and only once the list had
 // settled (its indexes caught up with its last write, see SETTLE_MS) when it was read: the reader
-// (lists.ts) records and uses marks under those two conditions only.
+// (reader.ts) records and uses marks under those two conditions only.
 
 type Item = Record<string, unknown>
 
