@@ -39,13 +39,16 @@ describe('ListMarks', () => {
     expect(marks.nearest('o', 80)?.mark.position).toBe(75)
   })
 
-  it('keeps marks apart by order, and drops an order\'s marks when its revision moves', () => {
+  it('keeps marks apart by order, drops an order\'s marks when its revision moves, never for an older one', () => {
     const marks = new ListMarks(1000)
     marks.record('a', 1, 0, distinct(60), 'k', keyOf)
     marks.record('b', 1, 0, distinct(30), 'k', keyOf)
     expect(marks.nearest('a', 59)?.mark.position).toBe(50)
     expect(marks.nearest('b', 59)?.mark.position).toBe(25)
     marks.record('a', 2, 0, distinct(30), 'k', keyOf)
+    expect(marks.nearest('a', 59)).toEqual({ revision: 2, mark: { position: 25, last: { id: 24 } } })
+    // A slow read of revision 1 ends after them: revisions only grow, so 2's marks stay.
+    marks.record('a', 1, 0, distinct(60), 'k', keyOf)
     expect(marks.nearest('a', 59)).toEqual({ revision: 2, mark: { position: 25, last: { id: 24 } } })
   })
 

@@ -54,12 +54,13 @@ export class ListMarks {
   /**
    * Records the run starts among `items`, read in `order` from position `from` (0, or a mark valid
    * under `revision`) with nothing skipped: the items are that order's entries `from`,
-   * `from + 1`, … in a row, `sortKey` naming their key attribute. Marks of another revision are
-   * dropped first.
+   * `from + 1`, … in a row, `sortKey` naming their key attribute. Marks of an older revision are
+   * dropped first; a read of an older revision than the kept one (a slow request) keeps nothing.
    */
   record(order: string, revision: number, from: number, items: readonly Item[], sortKey: string, keyOf: (item: Item) => Item): void {
     if (this.capacity === 0 || items.length < 2) return
     let entry = this.orders.get(order)
+    if (entry !== undefined && entry.revision > revision) return
     if (entry !== undefined && entry.revision !== revision) {
       this.forget(order)
       entry = undefined
