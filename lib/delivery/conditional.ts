@@ -3,9 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { RestConfig } from '../config.js'
-import { SETTLE_MS, settled } from '../storage/lists/validator.js'
-
-export { SETTLE_MS, settled }
+import { SETTLE_MS } from '../storage/lists/validator.js'
 
 /** A strong tag for a list answer, from everything the answer depends on. */
 export function listTag(parts: Readonly<Record<string, unknown>>, changedAt: number, now = Date.now()): string {

@@ -4,7 +4,7 @@
 // (Date only; timers run for real) past it instead of sleeping.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { deriveTokenHashSecret } from '../../lib/access.js'
-import { SETTLE_MS } from '../../lib/delivery/conditional.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { INDEX, META } from '../../lib/table.js'

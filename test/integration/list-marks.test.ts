@@ -3,7 +3,7 @@
 // api.rest.listMarks 0 is the reference), a later page costs the entries from the mark on, and no
 // mark outlives the revision it was read at, whatever write comes between its read and its use.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { SETTLE_MS } from '../../lib/delivery/conditional.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 import { articleData, body } from '../support/factories.js'
 import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'

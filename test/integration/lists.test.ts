@@ -1,6 +1,6 @@
 // List reads: locale, sort and pagination exactly as behaviour.md §3-§4 decide, on real data.
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { SETTLE_MS } from '../../lib/delivery/conditional.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, type TestContext } from '../support/context.js'
 import { article } from '../../lib/content-types.js'

@@ -126,7 +126,7 @@ export class ListReader {
       let read = await this.idPage(type, single, forward, offset, limit, request.trusted, guess?.mark)
       const head = await validator.get()
       if (guess !== undefined && !holds(guess.revision, head, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
-      if (request.trusted) this.remember(order, head, request.startedAt, read.from, read.run, slotKey(0))
+      this.remember(order, head, request.startedAt, read.from, read.run, slotKey(0))
       return { versions: read.page.map((item) => itemToVersion(type, item)), total: head.total }
     }
     // Farther in, where the page is read from depends on the total.
@@ -154,10 +154,10 @@ export class ListReader {
       const order = orderOf(type, single, slot, direction)
       // Past the first pages the head is read first: a mark that holds under it skips what precedes the page.
       const seek = head === undefined ? undefined : this.marks.nearest(order, start)
-      const from = seek !== undefined && holds(seek.revision, head as ListHead, request.startedAt) ? seek.mark : undefined
-      const run = await this.ordered(type, single, slot, direction, want, from)
+      const mark = seek !== undefined && holds(seek.revision, head as ListHead, request.startedAt) ? seek.mark : undefined
+      const run = await this.ordered(type, single, slot, direction, want, mark)
       const entries = run.map((item) => toEntry(item, slot))
-      const position = from?.position ?? 0
+      const position = mark?.position ?? 0
       const page = exactPage(entries, start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
       const versions = await this.fetch(type, backward ? page.reverse() : page, validator)
       const validated = await validator.get()
@@ -221,8 +221,9 @@ export class ListReader {
    * in one Query; a later one skips the first `offset` as small `slot0` entries (id order too), then
    * reads the page from `byId` after the last one skipped, rather than reading every skipped
    * document whole; from `mark`, only the entries between it and the page are skipped. Untrusted
-   * slots may lack entries: then the documents are skipped whole. With the page: the position and
-   * the `slot0` keys of every entry read in a row from it, for marks.
+   * slots may lack entries: then the documents are skipped whole (and no run is returned, so no
+   * mark is kept). With the page: the position and the `slot0` keys of every entry read in a row
+   * from it, for marks.
    */
   private async idPage(type: ContentType, list: string, forward: boolean, offset: number, limit: number, trusted: boolean, mark?: Mark): Promise<{ page: Item[]; from: number; run: Item[] }> {
     const projection = versionProjection(type, [ATTR.listKey, slotKey(0)])
