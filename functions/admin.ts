@@ -1,5 +1,5 @@
 import { handle } from 'hono/aws-lambda'
-import { createAdminApp } from '../lib/admin-app.js'
+import { createAdminSite } from '../lib/admin-ui/site.js'
 import { lambdaServices } from './runtime.js'
 
-export const handler = handle(createAdminApp(await lambdaServices()))
+export const handler = handle(createAdminSite(await lambdaServices()))

@@ -69,6 +69,18 @@ export class Caller {
   }
 }
 
+/**
+ * The context key under which an in-process app (the admin web interface's, see
+ * lib/admin-ui/api-client.ts) sets the caller its requests act as. Only code can set it: no
+ * header, cookie or path of an HTTP request reaches it.
+ */
+export const TRUSTED_CALLER = 'trustedCaller'
+
+/** A caller holding every action: the signed-in admin, through the admin web interface. */
+export function fullAccessCaller(): Caller {
+  return new Caller(new Set(allActions()))
+}
+
 /** `Bearer <access key>`; the scheme is case-insensitive (RFC 9110). Keys are base64url. */
 const BEARER = /^Bearer +([A-Za-z0-9_-]{20,256})$/i
 

@@ -2,7 +2,7 @@
 // Checks run in the documented order: credentials (401), route permission (403), query and
 // locale (400), document (404), exact action (403), If-Match (412), body (400/413/415), storage.
 import type { Context, Hono } from 'hono'
-import type { Caller } from './access.js'
+import { TRUSTED_CALLER, type Caller } from './access.js'
 import { parseBody } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
 import { cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
@@ -35,7 +35,8 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const pages = new PageCache(config.rest.pageCache)
   const configTag = JSON.stringify(config.rest)
   const documentIdOf = (c: Context) => c.req.param('documentId') ?? ''
-  const caller = (c: Context) => access.identify(c.req.header('authorization'))
+  // The admin web interface's in-process requests carry their caller (see TRUSTED_CALLER).
+  const caller = async (c: Context): Promise<Caller> => (c.get(TRUSTED_CALLER) as Caller | undefined) ?? access.identify(c.req.header('authorization'))
   const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)
   const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
     c.header('ETag', etagOf(version))

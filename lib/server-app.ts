@@ -1,7 +1,8 @@
 // One app serving every route, for the local server and the integration tests. On Lambda each
 // content type, the locales route and the admin API are separate functions with the same apps.
 import type { Hono } from 'hono'
-import { createAdminApp, createLocalesApp } from './admin-app.js'
+import { createLocalesApp } from './admin-app.js'
+import { createAdminSite } from './admin-ui/site.js'
 import { createContentApp } from './content-app.js'
 import { contentTypes } from './content-types.js'
 import { createBaseApp, json } from './http.js'
@@ -26,7 +27,7 @@ function cachedHealth(check: () => Promise<void>, ttlMs: number, clock: () => nu
 }
 
 /**
- * Every content type, `/api/i18n/locales`, `/admin/*` and `GET /_health` (200 when DynamoDB
+ * Every content type, `/api/i18n/locales`, `/admin/*` (the admin API and web interface) and `GET /_health` (200 when DynamoDB
  * answers, 503 in the envelope when it cannot be reached) in one app, logging each request to `log`.
  */
 export function createServerApp(services: Services, log?: LogWriter): Hono {
@@ -38,7 +39,7 @@ export function createServerApp(services: Services, log?: LogWriter): Hono {
   })
   // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
   app.route('/', createLocalesApp(services, true))
-  app.route('/', createAdminApp(services, true))
+  app.route('/', createAdminSite(services, true))
   for (const type of Object.values(contentTypes)) app.route('/', createContentApp(type, services, true))
   return app
 }

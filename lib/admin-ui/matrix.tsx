@@ -1,0 +1,73 @@
+/** @jsxImportSource hono/jsx */
+// The permission matrix of a custom token or the public role: one row per content type (plus one
+// per other action, such as listing locales), one column per action, a checkbox per cell. Built
+// from the action names the API knows (allActions), so new types and actions show up by themselves.
+import { allActions } from '../access.js'
+import type { ContentType } from '../content-types.js'
+import { displayNameOf } from './types.js'
+
+interface Row {
+  readonly key: string
+  readonly label: string
+  readonly actions: ReadonlyMap<string, string>
+}
+
+/** The matrix's rows and columns for `types`: each cell maps a column to an action name. */
+function layout(types: readonly ContentType[]): { rows: Row[]; columns: string[] } {
+  const known = allActions()
+  const columns: string[] = []
+  const rows: Row[] = types.map((type) => {
+    const actions = new Map<string, string>()
+    for (const name of known.filter((action) => action.startsWith(`${type.uid}.`))) {
+      const column = name.slice(type.uid.length + 1)
+      if (!columns.includes(column)) columns.push(column)
+      actions.set(column, name)
+    }
+    return { key: type.uid, label: displayNameOf(type), actions }
+  })
+  const claimed = new Set(rows.flatMap((row) => [...row.actions.values()]))
+  for (const name of known.filter((action) => !claimed.has(action))) {
+    const at = name.lastIndexOf('.')
+    const column = name.slice(at + 1)
+    if (!columns.includes(column)) columns.push(column)
+    rows.push({ key: name, label: name.slice(0, at).replace(/^plugin::/, ''), actions: new Map([[column, name]]) })
+  }
+  return { rows, columns }
+}
+
+/** The matrix as a table of checkboxes named `permission`; `granted` are checked. */
+export function PermissionMatrix(props: { types: readonly ContentType[]; granted: ReadonlySet<string>; caption: string; id?: string }) {
+  const { rows, columns } = layout(props.types)
+  return (
+    <div class="scroll" id={props.id} role="region" aria-label={props.caption} tabindex={0}>
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Content</th>
+            {columns.map((column) => <th scope="col" class="center">{column}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr>
+              <th scope="row">
+                {row.label}{' '}
+                <button type="button" class="secondary" data-toggle-row={row.key} hidden aria-label={`Check or clear every action of ${row.label}`}>all</button>
+              </th>
+              {columns.map((column) => {
+                const action = row.actions.get(column)
+                if (action === undefined) return <td class="center"><span aria-hidden="true">–</span></td>
+                return (
+                  <td class="center">
+                    <input type="checkbox" name="permission" value={action} data-row={row.key} checked={props.granted.has(action)} aria-label={`${row.label}: ${column}`} title={action} />
+                  </td>
+                )
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
