@@ -1,0 +1,246 @@
+// The admin web interface in a real Chromium, against the server app on DynamoDB Local: what an
+// operator and an editor do, in order, and the guarantees around it (session cookie, CSP, CSRF,
+// escaping, keyboard, labels, 360 px). Screenshots of the main pages go to a temporary folder, or
+// to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows those).
+import { mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServerApp } from '../../lib/server-app.js'
+import { launchBrowser, type TestBrowser } from '../support/browser.js'
+import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : join(tmpdir(), 'admin-ui-screenshots')
+const BLOCKS = '[{"type":"paragraph","children":[{"type":"text","text":"Hello, world."}]}]'
+const XSS_TITLE = '<script>window.__xss = 1</script><img src="x" onerror="window.__xss = 2">'
+
+let ctx: TestContext
+let server: TestServer
+let browser: TestBrowser
+let page: Page
+let documentId: string
+let accessKey: string
+const logLines: string[] = []
+const pageErrors: string[] = []
+
+const url = (path: string) => `${server.url}${path}`
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) })
+const status = () => page.getByRole('status').first()
+const alert = () => page.getByRole('alert').first()
+const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true })
+
+/** Presses Tab until the focused element matches `selector`; fails after `max` presses. */
+async function tabTo(selector: string, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab')
+    if (await page.evaluate((s) => document.activeElement?.matches(s) === true, selector)) return
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
+/** The visible controls and links of the page that have no accessible name. */
+function unlabelled(): Promise<string[]> {
+  return page.evaluate(() => {
+    const nameOf = (element: HTMLElement): string => {
+      const labelledBy = element.getAttribute('aria-labelledby')
+      const byIds = labelledBy === null ? '' : labelledBy.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')
+      const labels = 'labels' in element ? [...((element as HTMLInputElement).labels ?? [])].map((label) => label.textContent ?? '').join(' ') : ''
+      return [element.getAttribute('aria-label') ?? '', byIds, labels, element.tagName === 'INPUT' ? '' : element.textContent ?? '', element.getAttribute('title') ?? ''].join(' ').trim()
+    }
+    const controls = [...document.querySelectorAll<HTMLElement>('input:not([type=hidden]), select, textarea, button, a[href]')]
+    return controls.filter((element) => !element.hidden && element.offsetParent !== null && nameOf(element) === '').map((element) => element.outerHTML.slice(0, 120))
+  })
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true })
+  ctx = await createTestContext()
+  server = await startServer(createServerApp(ctx.services, (line) => logLines.push(line)))
+  browser = await launchBrowser()
+  page = await browser.context.newPage()
+  page.setDefaultTimeout(5000)
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  page.on('dialog', (dialog) => void dialog.accept())
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+describe('the admin web interface, in Chromium', () => {
+  it('refuses a wrong admin token, then signs in into an HttpOnly, SameSite=Strict, expiring session', async () => {
+    await page.goto(url('/admin'))
+    expect(new URL(page.url()).pathname).toBe('/admin/sign-in')
+    await shot('sign-in')
+    await page.getByLabel('Admin token').fill('not-the-admin-token-at-all')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => alert().textContent()).toContain('That is not the admin token')
+
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor()
+
+    const session = (await browser.context.cookies(url('/admin'))).find((cookie) => cookie.name === 'admin_session')
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false, path: '/admin' })
+    const hours = ((session?.expires ?? 0) * 1000 - Date.now()) / 3_600_000
+    expect(hours).toBeGreaterThan(7.9)
+    expect(hours).toBeLessThanOrEqual(8)
+    expect(page.url()).not.toContain(ADMIN_TOKEN)
+    expect(logLines.length).toBeGreaterThan(0)
+    expect(logLines.join('\n')).not.toContain(ADMIN_TOKEN)
+  })
+
+  it('sends a strict Content-Security-Policy, and pages hold no inline script', async () => {
+    const response = await page.goto(url('/admin'))
+    const csp = response?.headers()['content-security-policy'] ?? ''
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(response?.headers()['cache-control']).toBe('no-store')
+    expect(await page.locator('script:not([src])').count()).toBe(0)
+  })
+
+  it('adds a locale, and explains why the default locale cannot be deleted', async () => {
+    await nav('Locales').click()
+    await page.getByRole('textbox', { name: 'Code' }).fill('fr')
+    await page.getByRole('button', { name: 'Add locale' }).click()
+    expect(await status().textContent()).toContain('Locale fr added.')
+    await page.getByRole('heading', { name: /French \(fr\)/ }).waitFor()
+
+    await page.getByRole('button', { name: 'Delete en' }).click()
+    const text = await alert().textContent()
+    expect(text).toContain('The default locale cannot be deleted')
+    expect(text).toContain('Make another locale the default first')
+    await shot('locales')
+  })
+
+  it("creates an article in en, showing the API's field errors next to their field", async () => {
+    await nav('Article').click()
+    await page.getByRole('link', { name: 'New article' }).click()
+    await page.getByRole('textbox', { name: 'title' }).fill('Hello')
+    await page.getByRole('textbox', { name: 'slug' }).fill('hello')
+    await page.getByRole('spinbutton', { name: /views/ }).fill('3')
+    await page.getByRole('textbox', { name: /category/ }).fill('news')
+    await page.getByRole('textbox', { name: 'body' }).fill('{"not": "blocks"}')
+    await page.getByRole('button', { name: 'Create' }).click()
+    expect(await page.locator('#attr-body-error').textContent()).toBe('body must be an array of blocks')
+    expect(await page.getByRole('textbox', { name: 'body' }).getAttribute('aria-invalid')).toBe('true')
+    expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello') // what was typed is kept
+
+    await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS)
+    await page.getByRole('button', { name: 'Create' }).click()
+    expect(await status().textContent()).toContain('Created.')
+    documentId = new URL(page.url()).pathname.split('/').pop() ?? ''
+    expect(documentId).toMatch(/^[a-z0-9]{24}$/)
+  })
+
+  it('translates it to fr with the en version beside each field', async () => {
+    await page.getByRole('navigation', { name: 'Locales of this document' }).getByRole('link', { name: /^fr/ }).click()
+    await page.getByLabel('Show beside each field').selectOption('en')
+    await page.getByRole('button', { name: 'Show side by side' }).click()
+    expect(await page.locator('#attr-title-source').textContent()).toBe('Hello')
+    expect(await page.getByRole('spinbutton', { name: /views/ }).isDisabled()).toBe(true) // shared: inherited
+    await page.getByRole('textbox', { name: 'title' }).fill('Bonjour')
+    await page.getByRole('textbox', { name: 'slug' }).fill('bonjour')
+    await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS.replace('Hello, world.', 'Bonjour, le monde.'))
+    await shot('translate-side-by-side')
+    await page.getByRole('button', { name: 'Create fr localization' }).click()
+    expect(await status().textContent()).toContain('Created.')
+    expect(await page.getByRole('link', { name: /^fr/ }).textContent()).toContain('exists')
+
+    await page.getByRole('link', { name: 'Back to the article list' }).click()
+    const row = page.getByRole('row', { name: /Bonjour/ })
+    await row.waitFor()
+    expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'exists', 'exists'])
+    await shot('article-list')
+  })
+
+  it('serves what was written through the public API', async () => {
+    const answer = await (await fetch(url(`/api/articles/${documentId}?locale=fr`))).json()
+    expect(answer.data[0]).toMatchObject({ title: 'Bonjour', slug: 'bonjour', views: 3, category: 'news', locale: 'fr' })
+  })
+
+  it('creates a custom token from the permission matrix, shows its key once, and revokes it', async () => {
+    await nav('API tokens').click()
+    await page.getByRole('textbox', { name: 'Name' }).fill('writer')
+    await page.getByLabel('Type').selectOption('custom')
+    await page.getByRole('checkbox', { name: 'Article: find', exact: true }).check()
+    await page.getByRole('checkbox', { name: 'Article: create', exact: true }).check()
+    await page.getByRole('button', { name: 'Create token' }).click()
+    accessKey = await page.getByRole('textbox', { name: 'Access key' }).inputValue()
+    expect(accessKey).toMatch(/^[A-Za-z0-9_-]{64}$/)
+    await shot('api-tokens')
+
+    const headers = { Authorization: `Bearer ${accessKey}`, 'Content-Type': 'application/json' }
+    expect((await fetch(url('/api/articles'), { method: 'POST', headers, body: JSON.stringify({ data: { title: 'By token' } }) })).status).toBe(200)
+    expect((await fetch(url(`/api/articles/${documentId}?locale=en`), { method: 'DELETE', headers })).status).toBe(403)
+
+    await page.goto(url('/admin/tokens'))
+    expect(await page.getByRole('textbox', { name: 'Access key' }).count()).toBe(0) // shown once only
+    await page.getByRole('button', { name: 'Revoke writer' }).click()
+    expect(await status().textContent()).toContain('Token writer revoked')
+    expect((await fetch(url('/api/articles'), { headers })).status).toBe(401)
+  })
+
+  it('shows a title holding markup as text, and never runs it', async () => {
+    await page.goto(url('/admin/content/articles/new'))
+    await page.getByRole('textbox', { name: 'title' }).fill(XSS_TITLE)
+    await page.getByRole('button', { name: 'Create' }).click()
+    expect(await status().textContent()).toContain('Created.')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Article: ${XSS_TITLE}`)
+    expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe(XSS_TITLE)
+    await page.goto(url('/admin/content/articles'))
+    await page.getByRole('link', { name: XSS_TITLE }).waitFor()
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
+    expect(await page.locator('main img, main script').count()).toBe(0)
+  })
+
+  it('refuses form posts without their CSRF token, and changes nothing', async () => {
+    const request = browser.context.request // the browser's own cookies: a signed-in session
+    const missing = await request.post(url('/admin/locales'), { form: { code: 'it' } })
+    expect(missing.status()).toBe(403)
+    expect(await missing.text()).toContain('CSRF')
+    expect((await request.post(url('/admin/locales'), { form: { code: 'it', _csrf: 'forged' } })).status()).toBe(403)
+    expect((await request.post(url(`/admin/content/articles/${documentId}?locale=en`), { form: { intent: 'delete' } })).status()).toBe(403)
+    expect((await request.post(url('/admin/sign-in'), { form: { token: ADMIN_TOKEN } })).status()).toBe(403)
+    const locales = (await (await fetch(url('/api/i18n/locales'))).json()) as { code: string }[]
+    expect(locales.map((locale) => locale.code)).toEqual(['en', 'fr'])
+    expect((await fetch(url(`/api/articles/${documentId}?locale=en`))).status).toBe(200)
+  })
+
+  it('labels every control, and works with the keyboard alone', async () => {
+    for (const path of ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', `/admin/content/articles/${documentId}?locale=fr&source=en`, '/admin/content/homepage']) {
+      await page.goto(url(path))
+      expect({ path, unlabelled: await unlabelled() }).toEqual({ path, unlabelled: [] })
+    }
+    await page.goto(url('/admin/locales'))
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
+    await tabTo('#new-code')
+    await page.keyboard.type('de')
+    await page.keyboard.press('Enter')
+    expect(await status().textContent()).toContain('Locale de added.')
+
+    await tabTo('header button')
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    expect((await browser.context.cookies(url('/admin'))).find((cookie) => cookie.name === 'admin_session')).toBeUndefined()
+    await tabTo('#token')
+    await page.keyboard.type(ADMIN_TOKEN)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor()
+  })
+
+  it('is readable 360 px wide: no page scrolls sideways', async () => {
+    await page.setViewportSize({ width: 360, height: 780 })
+    for (const path of ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', `/admin/content/articles/${documentId}?locale=fr&source=en`]) {
+      await page.goto(url(path))
+      expect({ path, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 360 })
+    }
+    await shot('translate-360px')
+    expect(pageErrors).toEqual([])
+  })
+})
