@@ -158,7 +158,11 @@ export class ContentApiStack extends Stack {
     route(apiRoot.addResource('openapi.json'), localesIntegration)
     // The only function that may read the admin token.
     const admin = createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS, adminSecrets)
-    route(api.root.addResource('admin').addResource('{proxy+}'), integrationOf(admin))
+    const adminIntegration = integrationOf(admin)
+    const adminRoot = api.root.addResource('admin')
+    // `/admin` itself is the admin web interface's first page; `/admin/...` the API and the pages.
+    route(adminRoot, adminIntegration)
+    route(adminRoot.addResource('{proxy+}'), adminIntegration)
     this.api = api
 
     if (settings.waf.rateLimit > 0) createRateLimitAcl(this, api.deploymentStage, settings.waf.rateLimit)

@@ -14,6 +14,8 @@ const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-Match']
 
 /** The `/admin/*` resource, throttled apart from the content routes. */
 export const ADMIN_PATH = '/admin/{proxy+}'
+/** `/admin` itself (the admin web interface's first page), throttled as `/admin/*`. */
+export const ADMIN_ROOT = '/admin'
 
 /** The REST API of `stage`, its deployment stage named after it. */
 export function createRestApi(scope: Construct, stage: string, settings: StageSettings, removalPolicy: RemovalPolicy): RestApi {
@@ -39,6 +41,7 @@ export function createRestApi(scope: Construct, stage: string, settings: StageSe
       dataTraceEnabled: false,
       methodOptions: {
         [`${ADMIN_PATH}/*`]: { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR },
+        [`${ADMIN_ROOT}/*`]: { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR },
       },
     },
     // Preflights are answered by API Gateway itself (no function invocation).

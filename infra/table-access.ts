@@ -45,10 +45,14 @@ export const LOCALES_ACCESS: TableAccess = {
   onlyKeys: [META.config, META.token],
 }
 
-/** The administration API: locale registry, public role, API tokens, and backfills of documents (reindex, rebuild). */
+/**
+ * The administration API (locale registry, public role, API tokens, backfills of documents) and the
+ * admin web interface, whose editors' pages read and write documents through the content apps.
+ */
 export const ADMIN_ACCESS: TableAccess = {
   actions: [
     'dynamodb:GetItem', // registry, public role, documents
+    'dynamodb:BatchGetItem', // the admin web interface's list pages (a sorted page's documents)
     'dynamodb:Query', // token list, a document's versions (base table)
     'dynamodb:Scan', // the reindex walks the table (POST /admin/reindex), a page a call
     'dynamodb:PutItem', // registry, public role, new tokens, `#locale` items

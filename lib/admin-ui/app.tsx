@@ -32,7 +32,7 @@ const securityHeaders: MiddlewareHandler = async (c, next) => {
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'no-referrer')
-  c.header('Cache-Control', 'no-store')
+  if (c.res.headers.get('Cache-Control') === null) c.header('Cache-Control', 'no-store')
 }
 
 const PAGE = 'adminPage'
@@ -77,8 +77,10 @@ export function createAdminUi(services: Services): Hono {
     },
   }
 
-  app.get('/admin/assets/admin.css', securityHeaders, (c) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8' }))
-  app.get('/admin/assets/admin.js', securityHeaders, (c) => c.body(SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }))
+  // Cached briefly: a page view is then one request, under the gateway's low /admin throttle.
+  const asset = (body: string, type: string) => (c: Context) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'private, max-age=300' })
+  app.get('/admin/assets/admin.css', securityHeaders, asset(STYLESHEET, 'text/css'))
+  app.get('/admin/assets/admin.js', securityHeaders, asset(SCRIPT, 'text/javascript'))
 
   const signInPage = (c: Context, problem?: string) => {
     const csrf = startSignIn(c, keys)

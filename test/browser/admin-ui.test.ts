@@ -12,6 +12,12 @@ import { launchBrowser, type TestBrowser } from '../support/browser.js'
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
 import { startServer, type TestServer } from '../support/server.js'
 
+// In-page code (page.evaluate) runs in the browser; the project's types hold no DOM library.
+declare const document: any
+declare const window: any
+type HTMLElement = any
+type HTMLInputElement = any
+
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/screenshots') : join(tmpdir(), 'admin-ui-screenshots')
 const BLOCKS = '[{"type":"paragraph","children":[{"type":"text","text":"Hello, world."}]}]'
 const XSS_TITLE = '<script>window.__xss = 1</script><img src="x" onerror="window.__xss = 2">'
@@ -45,11 +51,11 @@ function unlabelled(): Promise<string[]> {
   return page.evaluate(() => {
     const nameOf = (element: HTMLElement): string => {
       const labelledBy = element.getAttribute('aria-labelledby')
-      const byIds = labelledBy === null ? '' : labelledBy.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')
+      const byIds = labelledBy === null ? '' : labelledBy.split(' ').map((id: string) => document.getElementById(id)?.textContent ?? '').join(' ')
       const labels = 'labels' in element ? [...((element as HTMLInputElement).labels ?? [])].map((label) => label.textContent ?? '').join(' ') : ''
       return [element.getAttribute('aria-label') ?? '', byIds, labels, element.tagName === 'INPUT' ? '' : element.textContent ?? '', element.getAttribute('title') ?? ''].join(' ').trim()
     }
-    const controls = [...document.querySelectorAll<HTMLElement>('input:not([type=hidden]), select, textarea, button, a[href]')]
+    const controls = [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button, a[href]')]
     return controls.filter((element) => !element.hidden && element.offsetParent !== null && nameOf(element) === '').map((element) => element.outerHTML.slice(0, 120))
   })
 }
@@ -159,7 +165,7 @@ describe('the admin web interface, in Chromium', () => {
   })
 
   it('serves what was written through the public API', async () => {
-    const answer = await (await fetch(url(`/api/articles/${documentId}?locale=fr`))).json()
+    const answer = (await (await fetch(url(`/api/articles/${documentId}?locale=fr`))).json()) as { data: unknown[] }
     expect(answer.data[0]).toMatchObject({ title: 'Bonjour', slug: 'bonjour', views: 3, category: 'news', locale: 'fr' })
   })
 

@@ -136,6 +136,7 @@ describe('the dev stack', () => {
       }
       expected.push(`ANY /api/i18n/locales -> ${synthed.logicalId('functions/locales.ts')}`)
       expected.push(`ANY /api/openapi.json -> ${synthed.logicalId('functions/locales.ts')}`)
+      expected.push(`ANY /admin -> ${synthed.logicalId('functions/admin.ts')}`)
       expected.push(`ANY /admin/{proxy+} -> ${synthed.logicalId('functions/admin.ts')}`)
       expect(routes(synthed.resources)).toEqual(expected.sort())
     })

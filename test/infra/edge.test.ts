@@ -42,6 +42,7 @@ describe('throttles', () => {
     const all = settings.find((s) => s.ResourcePath === '/*')
     const admin = settings.find((s) => s.ResourcePath === '/~1admin~1{proxy+}')
     expect(admin).toMatchObject({ HttpMethod: '*', ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst })
+    expect(settings.find((s) => s.ResourcePath === '/~1admin')).toMatchObject({ HttpMethod: '*', ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst })
     expect(admin.ThrottlingRateLimit * 10).toBeLessThanOrEqual(all.ThrottlingRateLimit)
   })
 

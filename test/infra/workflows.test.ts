@@ -72,6 +72,13 @@ describe('ci.yml', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order)
   })
 
+  it('provides /usr/bin/chromium for the browser tests before npm test', () => {
+    const commands = runs(job!)
+    const chromium = commands.findIndex((command) => command.includes('/usr/bin/chromium'))
+    expect(chromium).toBeGreaterThanOrEqual(0)
+    expect(chromium).toBeLessThan(commands.indexOf('npm test'))
+  })
+
   it('holds no AWS credentials', () => {
     expect(JSON.stringify(ci)).not.toMatch(/aws-actions|AWS_ACCESS_KEY|AWS_SECRET/)
   })

@@ -360,6 +360,41 @@ describe('Lambda handlers behind a REST API (payload 1.0)', () => {
   })
 })
 
+describe('the admin web interface through the admin function (REST API, stage dev)', () => {
+  /** The session cookie of a sign-in made through the handler, as a browser would. */
+  async function signIn(): Promise<string> {
+    const form = await call(admin, { method: 'GET', path: '/admin/sign-in', resource: '/admin/{proxy+}' })
+    const preSession = (header(form, 'set-cookie') ?? '').split(';')[0] ?? ''
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? ''
+    const body = new URLSearchParams({ _csrf: csrf, token: ADMIN_TOKEN }).toString()
+    const posted = await call(admin, { method: 'POST', path: '/admin/sign-in', resource: '/admin/{proxy+}', body, headers: { Cookie: preSession, 'Content-Type': 'application/x-www-form-urlencoded' } })
+    expect(posted.statusCode).toBe(303)
+    const cookie = (header(posted, 'set-cookie') ?? '').split(/,\s*(?=admin_)/).find((line) => line.startsWith('admin_session=')) ?? ''
+    // Secure over https; no Path, so the browser scopes it to /dev/admin, the stage's folder.
+    expect(cookie).toMatch(/; HttpOnly; SameSite=Strict; Secure$/)
+    expect(cookie).not.toMatch(/Path=/i)
+    return cookie.split(';')[0] ?? ''
+  }
+
+  it('serves /admin itself: a relative redirect to the sign-in page, which works under the stage prefix', async () => {
+    const result = await call(admin, { method: 'GET', path: '/admin', resource: '/admin' })
+    expect(result.statusCode).toBe(303)
+    expect(header(result, 'location')).toBe('admin/sign-in')
+    const form = await call(admin, { method: 'GET', path: '/admin/sign-in', resource: '/admin/{proxy+}' })
+    expect(form.statusCode).toBe(200)
+    expect(header(form, 'content-security-policy')).toContain("script-src 'self'")
+    expect(form.body).toContain('href="assets/admin.css"')
+  })
+
+  it('signs in and serves the pages of the content types, reading through the content apps', async () => {
+    const cookie = await signIn()
+    const page = await call(admin, { method: 'GET', path: '/admin/content/articles', resource: '/admin/{proxy+}', headers: { Cookie: cookie } })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('<h1>Article</h1>')
+    expect(page.body).toContain('href="../locales"')
+  })
+})
+
 describe('Lambda handlers behind an HTTP API (payload 2.0)', () => {
   const send = (handler: Handler, request: Request) => handler(httpEvent(request), {})
 
