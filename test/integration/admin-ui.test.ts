@@ -1,0 +1,114 @@
+// The admin web interface through app.request(), on DynamoDB Local: sessions, CSRF, headers and
+// escaping, page by page (the flows themselves are driven in Chromium, test/browser/).
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, createTestContext, tableSnapshot, type TestContext } from '../support/context.js'
+
+let ctx: TestContext
+let session: { cookie: string; csrf: string }
+let documentId: string
+const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+
+/** Cookies a response sets, as one Cookie header. */
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+const form = (fields: Record<string, string>) => ({ body: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })
+const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
+
+/** Signs in the way a browser does: the form's pre-session cookie and CSRF token, then the token. */
+async function signIn(origin = 'http://localhost'): Promise<{ cookie: string; csrf: string; setCookie: string }> {
+  const page = await ctx.app.request(`${origin}/admin/sign-in`)
+  const posted = await ctx.app.request(`${origin}/admin/sign-in`, { method: 'POST', ...form({ _csrf: csrfIn(await page.text()), token: ADMIN_TOKEN }), headers: { ...form({}).headers, Cookie: cookiesOf(page) } })
+  expect(posted.status).toBe(303)
+  const setCookie = posted.headers.getSetCookie().find((line) => line.startsWith('admin_session=')) ?? ''
+  const cookie = setCookie.split(';')[0] ?? ''
+  const home = await ctx.app.request(`${origin}/admin`, { headers: { Cookie: cookie } })
+  return { cookie, csrf: csrfIn(await home.text()), setCookie }
+}
+
+const get = (path: string) => ctx.app.request(path, { headers: { Cookie: session.cookie } })
+const post = (path: string, fields: Record<string, string>) => ctx.app.request(path, { method: 'POST', ...form(fields), headers: { ...form({}).headers, Cookie: session.cookie } })
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  session = await signIn()
+  const created = await ctx.request('POST', '/api/articles', { token: await ctx.token(), body: { data: { title: XSS, views: 1 } } })
+  documentId = (await created.json()).data.documentId
+})
+
+const PAGES = ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', '/admin/content/articles/new', '/admin/content/homepage']
+
+describe('the admin web interface', () => {
+  it.each(PAGES)('sends %s to the sign-in page without a session, or with a forged one', async (path) => {
+    for (const cookie of [undefined, 'admin_session=v1.99999999999.AAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const response = await ctx.app.request(path, { headers: cookie === undefined ? {} : { Cookie: cookie } })
+      expect(response.status).toBe(303)
+      expect(new URL(response.headers.get('location') ?? '', `http://localhost${path}`).pathname).toBe('/admin/sign-in')
+    }
+  })
+
+  it.each(PAGES)('serves %s to a session, with the Content-Security-Policy and no-store', async (path) => {
+    const response = await get(path)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await response.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
+  })
+
+  it('sets the session cookie HttpOnly, SameSite=Strict, expiring; Secure except over http on the loopback', async () => {
+    expect(session.cookie).toMatch(/^admin_session=v1\./)
+    expect((await signIn('http://127.0.0.1:1337')).setCookie).toMatch(/^admin_session=[^;]+; Max-Age=28800; HttpOnly; SameSite=Strict$/)
+    expect((await signIn('https://admin.example.com')).setCookie).toMatch(/^admin_session=[^;]+; Max-Age=28800; HttpOnly; SameSite=Strict; Secure$/)
+  })
+
+  it('refuses a wrong admin token with 401 and opens no session', async () => {
+    const page = await ctx.app.request('/admin/sign-in')
+    const posted = await ctx.app.request('/admin/sign-in', { method: 'POST', ...form({ _csrf: csrfIn(await page.text()), token: 'wrong-token-0123456789' }), headers: { ...form({}).headers, Cookie: cookiesOf(page) } })
+    expect(posted.status).toBe(401)
+    expect(posted.headers.getSetCookie().some((line) => line.startsWith('admin_session='))).toBe(false)
+  })
+
+  it.each([
+    ['/admin/locales', { code: 'it' }],
+    ['/admin/locales/en/default', {}],
+    ['/admin/tokens', { name: 'x', type: 'full-access' }],
+    ['/admin/public-role', { permission: 'plugin::i18n.locales.listLocales' }],
+    ['/admin/content/articles', { 'f.title': 'x' }],
+    ['/admin/served-lists', {}],
+    ['/admin/sign-out', {}],
+  ])('refuses a post to %s without its CSRF token (403) and writes nothing', async (path, fields: Record<string, string>) => {
+    const before = await tableSnapshot(ctx)
+    for (const csrf of [undefined, 'forged', csrfIn(await (await ctx.app.request('/admin/sign-in')).text())]) {
+      const response = await post(path, csrf === undefined ? fields : { ...fields, _csrf: csrf })
+      expect(response.status).toBe(403)
+      expect(response.headers.getSetCookie()).toEqual([]) // not even a sign-out
+    }
+    expect(await tableSnapshot(ctx)).toBe(before)
+  })
+
+  it('deletes a locale version only with the CSRF token', async () => {
+    expect((await post(`/admin/content/articles/${documentId}?locale=en`, { intent: 'delete' })).status).toBe(403)
+    expect((await ctx.request('GET', `/api/articles/${documentId}`)).status).toBe(200)
+  })
+
+  it('shows content holding markup as text in lists, titles and inputs', async () => {
+    for (const path of ['/admin/content/articles', `/admin/content/articles/${documentId}`]) {
+      const html = await (await get(path)).text()
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;')
+      expect(html).not.toContain('<script>alert')
+      expect(html).not.toContain('<img src=x')
+    }
+  })
+
+  it('is no credential for the admin API: the API still wants the bearer admin token', async () => {
+    expect((await get('/admin/i18n/locales')).status).toBe(401)
+    expect((await ctx.app.request('/admin/i18n/locales', { method: 'POST', body: JSON.stringify({ code: 'it' }), headers: { Cookie: session.cookie, 'Content-Type': 'application/json' } })).status).toBe(401)
+  })
+
+  it('signs out: the cookie is cleared', async () => {
+    const own = await signIn()
+    const response = await ctx.app.request('/admin/sign-out', { method: 'POST', ...form({ _csrf: own.csrf }), headers: { ...form({}).headers, Cookie: own.cookie } })
+    expect(response.status).toBe(303)
+    expect(response.headers.getSetCookie()).toEqual(['admin_session=; Max-Age=0; HttpOnly; SameSite=Strict'])
+  })
+})
