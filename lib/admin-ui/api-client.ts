@@ -38,7 +38,9 @@ export function createApiClient(services: Services): ApiClient {
   })
   inner.route('/', createAdminApp(services, true))
   inner.route('/', createLocalesApp(services, true))
-  for (const type of typesOf(services)) inner.route('/', createContentApp(type, services, true))
+  // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
+  const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
+  for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {

@@ -35,6 +35,7 @@ form.inline { display: inline; }
 .row { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: flex-end; }
 .field { display: flex; flex-direction: column; gap: .2rem; margin: 0 0 .9rem; min-width: 0; }
 .field > label, .field > .label { font-weight: 600; }
+.field > button { align-self: flex-start; }
 .hint { color: var(--muted); font-size: .9rem; }
 .error { color: var(--danger); font-weight: 600; }
 input, select, textarea, button { font: inherit; }

@@ -58,6 +58,25 @@ export async function readDocument(api: ApiClient, type: ContentType, documentId
   return { editable, published }
 }
 
+/**
+ * Which locales of a collection document have a version (and with draft & publish, which are
+ * published): one `locale=*` read per status, for the rows of a list.
+ */
+export async function readVersionsOf(api: ApiClient, type: ContentType, documentId: string): Promise<DocumentView> {
+  const read = async (status: string | undefined) => {
+    const query = new URLSearchParams({ locale: '*', ...(status === undefined ? {} : { status }) })
+    const answer = await api.call('GET', `${documentPath(type, documentId)}?${query}`)
+    const versions = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
+    return new Map(versions.map((version) => [String(version.locale), { document: version, etag: undefined }]))
+  }
+  if (!hasDraftAndPublish(type)) {
+    const versions = await read(undefined)
+    return { editable: versions, published: versions }
+  }
+  const [editable, published] = await Promise.all([read('draft'), read('published')])
+  return { editable, published }
+}
+
 /** A version's publication state, for types with draft & publish. */
 export function statusOf(view: DocumentView, locale: string): 'published' | 'modified' | 'draft' | undefined {
   const draft = view.editable.get(locale)?.document

@@ -8,7 +8,7 @@
 import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
-import { documentPath, localesOf, readDocument, statusOf, type DocumentView, type Locale } from './documents.js'
+import { documentPath, localesOf, readDocument, readVersionsOf, statusOf, type DocumentView, type Locale } from './documents.js'
 import { AttributeInput, editable, fieldName, inputText, readData, shownText, type FormMode } from './fields.js'
 import type { Form } from './form.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
@@ -56,7 +56,7 @@ async function listPage(ui: Ui, c: Context, page: PageContext, type: ContentType
   const answer = await ui.api.call('GET', `/api/${routeName(type)}?${params}`)
   const rows = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
   const pagination = answer.status === 200 ? answer.body.meta.pagination : { page: 1, pageCount: 0, total: 0 }
-  const views = await Promise.all(rows.map((row) => readDocument(ui.api, type, row.documentId, locales)))
+  const views = await Promise.all(rows.map((row) => readVersionsOf(ui.api, type, String(row.documentId))))
   const label = labelAttribute(type)
   const base = `/admin/content/${routeName(type)}`
   const keep = { locale, sort: sortField, direction, q: search, field, op: field === undefined ? undefined : operator, value: field === undefined ? undefined : q.value, pageSize }

@@ -214,7 +214,7 @@ export function registerOperatorPages(ui: Ui): void {
         )}
         <div class="scroll" role="region" aria-label="Tokens" tabindex={0}>
           <table>
-            <caption>{tokens.length === 0 ? 'No tokens yet' : `${tokens.length} tokens`}</caption>
+            <caption>{tokens.length === 0 ? 'No tokens yet' : tokens.length === 1 ? 'One token' : `${tokens.length} tokens`}</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Actions allowed</th><th scope="col">Created</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
             <tbody>
               {tokens.map((token) => (

@@ -31,7 +31,7 @@ beforeAll(async () => {
   ctx = await createTestContext()
   session = await signIn()
   const created = await ctx.request('POST', '/api/articles', { token: await ctx.token(), body: { data: { title: XSS, views: 1 } } })
-  documentId = (await created.json()).data.documentId
+  documentId = ((await created.json()) as { data: { documentId: string } }).data.documentId
 })
 
 const PAGES = ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', '/admin/content/articles/new', '/admin/content/homepage']
