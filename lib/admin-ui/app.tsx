@@ -19,7 +19,7 @@ import { relativeTo } from './paths.js'
 import {
   clearSessionCookie, endSignIn, sameText, sessionCookieOf, SessionKeys, setSessionCookie, signInCsrfValid, startSignIn,
 } from './session.js'
-import { displayNameOf, hasDraftAndPublish, typesOf } from './types.js'
+import { displayNameOf, typesOf } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
 /** No script but ours, no inline script or style, no framing, forms post only to us. */
@@ -124,7 +124,6 @@ export function createAdminUi(services: Services): Hono {
             <h2><a href={to(page, `/admin/content/${routeName(type)}`)}>{displayNameOf(type)}</a></h2>
             <p class="hint">
               {type.kind === 'collection' ? 'Collection type' : 'Single type'} · <code>{`/api/${routeName(type)}`}</code>
-              {hasDraftAndPublish(type) ? ' · draft & publish' : ''}
             </p>
           </li>
         ))}

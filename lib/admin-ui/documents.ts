@@ -25,6 +25,27 @@ export interface DocumentView {
   readonly published: ReadonlyMap<string, VersionView>
 }
 
+/**
+ * Whether the API serves drafts (content-model.md §15: `status=draft`), asked once per process: a
+ * type's schema may say `draftAndPublish` before the API implements it, and the pages must not
+ * offer what the API would refuse. An API without it answers `status` with a 400.
+ */
+export function draftsProbe(api: ApiClient, types: readonly ContentType[]): () => Promise<boolean> {
+  let known: boolean | undefined
+  return async () => {
+    const type = types.find((candidate) => hasDraftAndPublish(candidate))
+    if (known !== undefined || type === undefined) return known ?? false
+    const answer = await api.call('GET', `/api/${routeName(type)}?status=draft`)
+    if (answer.status < 500) known = answer.status !== 400
+    return known ?? false
+  }
+}
+
+/** `type` as the pages should treat it: without draft & publish when the API does not serve drafts. */
+export async function effectiveType(type: ContentType, drafts: () => Promise<boolean>): Promise<ContentType> {
+  return hasDraftAndPublish(type) && !(await drafts()) ? ({ ...type, draftAndPublish: false } as ContentType) : type
+}
+
 /** The API path of a document (`/api/articles/<id>`, or `/api/homepage` for a single type). */
 export function documentPath(type: ContentType, documentId: string | undefined): string {
   return type.kind === 'single' || documentId === undefined ? `/api/${routeName(type)}` : `/api/${routeName(type)}/${documentId}`

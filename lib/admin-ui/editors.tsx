@@ -8,12 +8,12 @@
 import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
-import { documentPath, localesOf, readDocument, readVersionsOf, statusOf, type DocumentView, type Locale } from './documents.js'
+import { documentPath, draftsProbe, effectiveType, localesOf, readDocument, readVersionsOf, statusOf, type DocumentView, type Locale } from './documents.js'
 import { AttributeInput, editable, fieldName, inputText, readData, shownText, type FormMode } from './fields.js'
 import type { Form } from './form.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized, typeAt } from './types.js'
+import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized, typeAt, typesOf } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
 const OPERATORS = ['$eq', '$ne', '$containsi', '$contains', '$startsWith', '$lt', '$lte', '$gt', '$gte', '$null', '$notNull'] as const
@@ -380,26 +380,33 @@ export function registerEditorPages(ui: Ui): void {
     return back(mode === 'update' ? 'saved' : 'created')
   }
 
-  ui.page('/admin/content/:route', (c, page) => {
+  const drafts = draftsProbe(api, typesOf(ui.services))
+  /** The type a path names, as the pages treat it (see effectiveType). */
+  const typeFor = async (c: Context) => {
     const type = typeAt(ui.services, c.req.param('route') ?? '')
+    return type === undefined ? undefined : effectiveType(type, drafts)
+  }
+
+  ui.page('/admin/content/:route', async (c, page) => {
+    const type = await typeFor(c)
     if (type === undefined) return notFoundPage(c, page)
     return type.kind === 'collection' ? listPage(ui, c, page, type) : showDocument(c, page, type, undefined)
   })
-  ui.page('/admin/content/:route/new', (c, page) => {
-    const type = typeAt(ui.services, c.req.param('route') ?? '')
+  ui.page('/admin/content/:route/new', async (c, page) => {
+    const type = await typeFor(c)
     return type?.kind === 'collection' ? showDocument(c, page, type, undefined) : notFoundPage(c, page)
   })
-  ui.page('/admin/content/:route/:documentId', (c, page) => {
-    const type = typeAt(ui.services, c.req.param('route') ?? '')
+  ui.page('/admin/content/:route/:documentId', async (c, page) => {
+    const type = await typeFor(c)
     const documentId = c.req.param('documentId') ?? ''
     return type?.kind === 'collection' && /^[a-z0-9]{24}$/.test(documentId) ? showDocument(c, page, type, documentId) : notFoundPage(c, page)
   })
-  ui.action('/admin/content/:route', (c, page, form) => {
-    const type = typeAt(ui.services, c.req.param('route') ?? '')
+  ui.action('/admin/content/:route', async (c, page, form) => {
+    const type = await typeFor(c)
     return type === undefined ? notFoundPage(c, page) : act(c, page, type, undefined, form)
   })
-  ui.action('/admin/content/:route/:documentId', (c, page, form) => {
-    const type = typeAt(ui.services, c.req.param('route') ?? '')
+  ui.action('/admin/content/:route/:documentId', async (c, page, form) => {
+    const type = await typeFor(c)
     const documentId = c.req.param('documentId') ?? ''
     return type?.kind === 'collection' && /^[a-z0-9]{24}$/.test(documentId) ? act(c, page, type, documentId, form) : notFoundPage(c, page)
   })

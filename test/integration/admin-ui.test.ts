@@ -100,6 +100,12 @@ describe('the admin web interface', () => {
     }
   })
 
+  it('offers no draft & publish controls while the API serves no drafts, whatever the schema says', async () => {
+    const html = await (await get(`/admin/content/articles/${documentId}?locale=en`)).text()
+    expect(html).toContain('Save en')
+    expect(html).not.toMatch(/Publish|Save draft|Unpublish/)
+  })
+
   it('is no credential for the admin API: the API still wants the bearer admin token', async () => {
     expect((await get('/admin/i18n/locales')).status).toBe(401)
     expect((await ctx.app.request('/admin/i18n/locales', { method: 'POST', body: JSON.stringify({ code: 'it' }), headers: { Cookie: session.cookie, 'Content-Type': 'application/json' } })).status).toBe(401)
