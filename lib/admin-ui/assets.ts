@@ -85,6 +85,9 @@ export const SCRIPT = `
     };
     area.addEventListener('input', check);
   }
+  // After a refused save, the first field with a problem has the focus (keyboard users start there).
+  const invalid = document.querySelector('main [aria-invalid="true"]');
+  if (invalid) invalid.focus();
   // Buttons that destroy something ask first.
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => { if (!window.confirm(form.dataset.confirm)) event.preventDefault(); });

@@ -117,4 +117,58 @@ describe('the admin web interface', () => {
     expect(response.status).toBe(303)
     expect(response.headers.getSetCookie()).toEqual(['admin_session=; Max-Age=0; HttpOnly; SameSite=Strict'])
   })
+
+  describe('forms, through the API they call', () => {
+    const withCsrf = (fields: Record<string, string>) => ({ ...fields, _csrf: session.csrf })
+    const locales = async () => ((await (await ctx.request('GET', '/api/i18n/locales')).json()) as { code: string; name: string; isDefault: boolean }[])
+    const localesAdmin = async () => ((await (await ctx.admin('GET', '/admin/i18n/locales')).json()) as { data: { code: string; name: string; isDefault: boolean; fallback: string | null }[] }).data
+
+    it('adds, renames, sets a fallback, makes default, and deletes a locale', async () => {
+      expect((await post('/admin/locales', withCsrf({ code: 'de', name: '', fallback: '' }))).status).toBe(303)
+      expect((await post('/admin/locales/de', withCsrf({ name: 'Deutsch', fallback: 'en' }))).status).toBe(303)
+      expect((await localesAdmin()).find((locale) => locale.code === 'de')).toMatchObject({ name: 'Deutsch', fallback: 'en' })
+      expect((await post('/admin/locales/de/default', withCsrf({}))).status).toBe(303)
+      expect((await locales()).find((locale) => locale.isDefault)?.code).toBe('de')
+      const refused = await post('/admin/locales/de/delete', withCsrf({}))
+      expect(refused.status).toBe(409)
+      expect(await refused.text()).toContain('Make another locale the default first')
+      expect((await post('/admin/locales/en/default', withCsrf({}))).status).toBe(303)
+      expect((await post('/admin/locales/de/delete', withCsrf({}))).status).toBe(303)
+      expect((await locales()).map((locale) => locale.code)).toEqual(['en'])
+    })
+
+    it("shows the API's 400 next to the locale code", async () => {
+      const response = await post('/admin/locales', withCsrf({ code: 'not a code' }))
+      expect(response.status).toBe(400)
+      expect(await response.text()).toMatch(/id="new-code-error" class="error">must be a locale code/)
+    })
+
+    it('saves the public role from its matrix', async () => {
+      const permissions = ['api::article.article.find', 'plugin::i18n.locales.listLocales']
+      const response = await ctx.app.request('/admin/public-role', { method: 'POST', body: new URLSearchParams([['_csrf', session.csrf], ...permissions.map((p) => ['permission', p])]).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie } })
+      expect(response.status).toBe(303)
+      expect(((await (await ctx.admin('GET', '/admin/roles/public')).json()) as { data: { permissions: string[] } }).data.permissions).toEqual(permissions)
+      expect((await ctx.request('GET', `/api/articles/${documentId}`)).status).toBe(403)
+    })
+
+    it('writes a single type and its localization from its page', async () => {
+      await ctx.addLocales('fr')
+      expect((await post('/admin/content/homepage?locale=en', withCsrf({ 'f.title': 'Welcome', 'f.tagline': 'Hi' }))).status).toBe(303)
+      expect((await post('/admin/content/homepage?locale=fr', withCsrf({ 'f.title': 'Bienvenue' }))).status).toBe(303)
+      const fr = (await (await ctx.request('GET', '/api/homepage?locale=fr', { token: await ctx.token() })).json()) as { data: Record<string, unknown> }
+      expect(fr.data).toMatchObject({ title: 'Bienvenue', locale: 'fr' })
+    })
+
+    it('refuses a save over a version changed since the form was read (If-Match: 412), and keeps what was typed', async () => {
+      const page = await (await get(`/admin/content/articles/${documentId}?locale=en`)).text()
+      const etag = /name="_etag" value="([^"]+)"/.exec(page)?.[1]?.replaceAll('&quot;', '"') ?? ''
+      expect(etag).toMatch(/^"\d+\.\d+"$/)
+      await ctx.request('PUT', `/api/articles/${documentId}?locale=en`, { token: await ctx.token(), body: { data: { views: 7 } } })
+      const response = await post(`/admin/content/articles/${documentId}?locale=en`, withCsrf({ _etag: etag, 'f.title': 'Mine' }))
+      expect(response.status).toBe(412)
+      const html = await response.text()
+      expect(html).toContain('changed by someone else')
+      expect(html).toContain('value="Mine"')
+    })
+  })
 })
