@@ -9,7 +9,7 @@ import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { documentPath, draftsProbe, effectiveType, localesOf, readDocument, readVersionsOf, statusOf, type DocumentView, type Locale } from './documents.js'
-import { AttributeInput, editable, fieldName, inputText, readData, shownText, type FormMode } from './fields.js'
+import { AttributeInput, editable, fieldName, inputText, readData, shownText, supported, type FormMode } from './fields.js'
 import type { Form } from './form.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
@@ -237,11 +237,13 @@ function DocumentPage(props: DocumentPageProps) {
         {attributesOf(type).map(([name, attribute]) => {
           const id = `attr-${name}`
           const shared = !isLocalized(type, attribute)
-          if (!editable(attribute)) {
+          if (!supported(attribute)) {
             return <p class="hint">{`${name} (${attribute.type}) cannot be edited here yet.`}</p>
           }
-          const inherited = mode === 'localization' && shared
-          const value = (inherited ? anyVersion : current)?.document[name]
+          // Shared values of a new localization are inherited; values the API sets are shown only.
+          const inherited = (mode === 'localization' && shared) || !editable(attribute)
+          const stored = (mode === 'localization' && shared ? anyVersion : current)?.document[name]
+          const value = mode === 'create' && stored === undefined ? attribute.default : stored
           const text = state.submitted?.get(name) ?? inputText(attribute, value)
           const error = state.errors?.get(name)
           const hints = [
@@ -249,6 +251,7 @@ function DocumentPage(props: DocumentPageProps) {
             attribute.type === 'json' || attribute.type === 'blocks' ? `JSON${attribute.type === 'blocks' ? ' (an array of blocks)' : ''}` : undefined,
             attribute.type === 'datetime' ? 'UTC' : undefined,
             attribute.type === 'password' || attribute.private === true ? 'Write-only: leave empty to keep the current value.' : undefined,
+            editable(attribute) ? undefined : 'Set by the API.',
           ].filter((hint) => hint !== undefined)
           const describedBy = [hints.length > 0 ? `${id}-hint` : undefined, source === undefined ? undefined : `${id}-source`, `${id}-error`].filter((part) => part !== undefined).join(' ')
           return (

@@ -19,9 +19,14 @@ export const fieldName = (name: string) => `f.${name}`
 /** True for attributes whose value is never shown (write-only). */
 const writeOnly = (attribute: AttributeView) => attribute.type === 'password' || attribute.private === true
 
-/** True for attributes this interface can edit (relations, media and components cannot yet). */
+/** True for attributes this interface has an input for (relations, media and components not yet). */
+export function supported(attribute: AttributeView): boolean {
+  return EDITABLE.has(attribute.type)
+}
+
+/** True for attributes a form may write: supported, and not set by the API alone (`writable: false`). */
 export function editable(attribute: AttributeView): boolean {
-  return EDITABLE.has(attribute.type) && attribute.writable !== false
+  return supported(attribute) && attribute.writable !== false
 }
 
 /** An attribute's stored value as the text of its input. */

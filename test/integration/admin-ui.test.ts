@@ -145,7 +145,7 @@ describe('the admin web interface', () => {
 
     it('saves the public role from its matrix', async () => {
       const permissions = ['api::article.article.find', 'plugin::i18n.locales.listLocales']
-      const response = await ctx.app.request('/admin/public-role', { method: 'POST', body: new URLSearchParams([['_csrf', session.csrf], ...permissions.map((p) => ['permission', p])]).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie } })
+      const response = await ctx.app.request('/admin/public-role', { method: 'POST', body: new URLSearchParams([['_csrf', session.csrf], ...permissions.map((p): [string, string] => ['permission', p])]).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie } })
       expect(response.status).toBe(303)
       expect(((await (await ctx.admin('GET', '/admin/roles/public')).json()) as { data: { permissions: string[] } }).data.permissions).toEqual(permissions)
       expect((await ctx.request('GET', `/api/articles/${documentId}`)).status).toBe(403)
