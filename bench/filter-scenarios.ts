@@ -1,7 +1,7 @@
 // The filter kinds of the benchmark: an equality on a unique field, an equality with a sort, a
 // numeric range, and a condition no index answers (one pass within api.rest.maxScan, a 400 past it).
 // Their floor reads the planned key ranges of one slot (or the whole list) and filters exactly.
-import { article } from '../lib/content-types.js'
+import { article } from './types.js'
 import { collatorFor } from '../lib/query/sort.js'
 import { indexKey, keyKindOf } from '../lib/storage/index-keys.js'
 import { slotOf, type KeyRange } from './floor.js'

@@ -31,7 +31,7 @@ export interface ApiClient {
 /** The in-process API of one process's services. */
 export function createApiClient(services: Services): ApiClient {
   const inner: Hono = createBaseApp(services.config, () => undefined)
-  const caller = fullAccessCaller()
+  const caller = fullAccessCaller(typesOf(services))
   inner.use('*', async (c: Context, next) => {
     c.set(TRUSTED_CALLER, caller)
     await next()

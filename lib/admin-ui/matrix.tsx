@@ -14,7 +14,7 @@ interface Row {
 
 /** The matrix's rows and columns for `types`: each cell maps a column to an action name. */
 function layout(types: readonly ContentType[]): { rows: Row[]; columns: string[] } {
-  const known = allActions()
+  const known = allActions(types)
   const columns: string[] = []
   const rows: Row[] = types.map((type) => {
     const actions = new Map<string, string>()

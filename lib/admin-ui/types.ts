@@ -2,12 +2,12 @@
 // `typesOf`, and an attribute's optional schema settings through `AttributeView`, so the pages
 // follow the registry whatever it grows (Strapi schema files: displayName, draftAndPublish,
 // required, min/max, private, ...): nothing here names a particular type or attribute.
-import { contentTypes, routeName, type ContentType } from '../content-types.js'
+import { routeName, type ContentType } from '../content-types.js'
 import type { Services } from '../services.js'
 
 /** Every content type the deployment serves, in registry order. */
-export function typesOf(_services: Services): readonly ContentType[] {
-  return Object.values(contentTypes)
+export function typesOf(services: Services): readonly ContentType[] {
+  return services.types
 }
 
 /** The type served under `/admin/content/<segment>` (its API route name), if any. */

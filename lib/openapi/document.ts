@@ -129,7 +129,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
       schemas: {
         ...sharedSchemas(config.rest),
         ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest), filterSchemas(type)])),
-        ...adminSchemas(),
+        ...adminSchemas(types),
         ...errors.schemas,
       },
       parameters: sharedParameters(config.rest),

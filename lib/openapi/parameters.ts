@@ -96,9 +96,9 @@ const FILTER_KINDS = {
 type FilterKind = keyof typeof FILTER_KINDS
 
 const KIND_OF: Record<AttributeType, FilterKind | undefined> = {
-  string: 'String', text: 'String', email: 'String', uid: 'String', enumeration: 'String',
+  string: 'String', text: 'String', richtext: 'String', email: 'String', uid: 'String', enumeration: 'String',
   integer: 'Integer', biginteger: 'BigInteger', float: 'Number', decimal: 'Number', boolean: 'Boolean',
-  date: 'Date', time: 'Time', datetime: 'DateTime', blocks: undefined, json: undefined,
+  date: 'Date', time: 'Time', datetime: 'DateTime', blocks: undefined, json: undefined, password: undefined,
 }
 
 /** The filter kind of each filterable field of `type` (the sortable fields). */
