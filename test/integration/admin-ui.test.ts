@@ -159,6 +159,26 @@ describe('the admin web interface', () => {
       expect(fr.data).toMatchObject({ title: 'Bienvenue', locale: 'fr' })
     })
 
+    it('passes the list search (_q), sort and filter to the API', async () => {
+      const token = await ctx.token()
+      for (const title of ['Apple pie', 'Banana bread']) await ctx.request('POST', '/api/articles', { token, body: { data: { title, views: title.length } } })
+      const found = await (await get('/admin/content/articles?q=banana')).text()
+      expect(found).toContain('Banana bread')
+      expect(found).not.toContain('Apple pie')
+      const filtered = await (await get('/admin/content/articles?field=views&op=%24gt&value=9&sort=title&direction=asc')).text()
+      expect(filtered).toContain('Banana bread') // 12 characters
+      expect(filtered).not.toContain('Apple pie') // 9
+    })
+
+    it('never shows a private attribute, and writes it only when typed', async () => {
+      const created = await post('/admin/content/authors', withCsrf({ _locale: 'en', 'f.name': 'Ada', 'f.email': 'ada@example.com' }))
+      expect(created.status).toBe(303)
+      const page = await (await get(new URL(created.headers.get('location') ?? '', 'http://localhost/admin/content/authors').pathname)).text()
+      expect(page).toContain('value="Ada"')
+      expect(page).not.toContain('ada@example.com')
+      expect(page).toContain('Write-only')
+    })
+
     it('refuses a save over a version changed since the form was read (If-Match: 412), and keeps what was typed', async () => {
       const page = await (await get(`/admin/content/articles/${documentId}?locale=en`)).text()
       const etag = /name="_etag" value="([^"]+)"/.exec(page)?.[1]?.replaceAll('&quot;', '"') ?? ''
