@@ -43,7 +43,7 @@ async function listPage(ui: Ui, c: Context, page: PageContext, type: ContentType
   const sortField = sortable.includes(q.sort ?? '') ? (q.sort as string) : 'updatedAt'
   const direction = q.direction === 'asc' ? 'asc' : 'desc'
   const pageNumber = /^[1-9]\d{0,5}$/.test(q.page ?? '') ? Number(q.page) : 1
-  const pageSize = PAGE_SIZES.find((size) => String(size) === q.pageSize) ?? 25
+  const pageSize = PAGE_SIZES.find((size) => String(size) === q.pageSize) ?? 10 // as Strapi's admin
   const field = sortable.includes(q.field ?? '') ? q.field : undefined
   const operator = OPERATORS.find((op) => op === q.op) ?? '$eq'
   const search = (q.q ?? '').trim()

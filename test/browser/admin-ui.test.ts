@@ -157,7 +157,17 @@ describe('the admin web interface, in Chromium', () => {
     expect(await status().textContent()).toContain('Created.')
     expect(await page.getByRole('link', { name: /^fr/ }).textContent()).toContain('exists')
 
+    // A few more documents, some not translated yet, so the list shows what its columns are for.
+    const token = await ctx.token()
+    const more = async (locale: string, title: string) =>
+      ((await (await ctx.request('POST', `/api/articles?locale=${locale}`, { token, body: { data: { title } } })).json()) as { data: { documentId: string } }).data.documentId
+    const notes = await more('en', 'Release notes 2.0')
+    await ctx.request('PUT', `/api/articles/${notes}?locale=fr`, { token, body: { data: { title: 'Notes de version 2.0' } } })
+    await more('fr', 'Guide des locales')
+    await more('en', 'Getting started')
+
     await page.getByRole('link', { name: 'Back to the article list' }).click()
+    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'missing', 'exists'])
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
     expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'exists', 'exists'])
