@@ -89,6 +89,8 @@ export function createAdminUi(services: Services): Hono {
         <Problem text={problem} />
         <form method="post" action={relativeTo(c.req.path, '/admin/sign-in')}>
           <Csrf token={csrf} />
+          {/* For password managers, which expect a user name beside a password. */}
+          <input type="text" name="username" value="admin" autocomplete="username" hidden />
           <div class="field">
             <label for="token">Admin token</label>
             <input id="token" name="token" type="password" required autocomplete="current-password" aria-describedby="token-hint" />

@@ -1,0 +1,195 @@
+/** @jsxImportSource hono/jsx */
+// The document page of the editors: tabs for its locales (each saying whether that version exists),
+// the choice of a source locale shown beside each field, and the form of one locale, one fitting
+// input per attribute, shared (non-localized) attributes marked, the API's errors next to their
+// field; with draft & publish, the publication actions.
+import { routeName, type ContentType } from '../content-types.js'
+import { statusOf, type DocumentView, type Locale } from './documents.js'
+import { AttributeInput, editable, inputText, shownText, supported, type FormMode } from './fields.js'
+import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
+import { queryOf } from './paths.js'
+import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized } from './types.js'
+
+const LABEL_TYPES = new Set(['string', 'uid', 'email', 'text'])
+
+/** The attribute that names a document in lists and titles: the first text attribute. */
+export function labelAttribute(type: ContentType): string | undefined {
+  return attributesOf(type).find(([, attribute]) => LABEL_TYPES.has(attribute.type) && attribute.private !== true)?.[0]
+}
+
+export const NOTICES: Record<string, string> = {
+  saved: 'Saved.',
+  created: 'Created.',
+  deleted: 'Version deleted.',
+  published: 'Published.',
+  unpublished: 'Unpublished: the draft stays.',
+  discarded: 'Draft discarded: it is the published version again.',
+}
+
+/** Whether a locale version exists, and with draft & publish its state. */
+export function VersionBadge(props: { type: ContentType; view: DocumentView; locale: string }) {
+  if (!props.view.editable.has(props.locale)) return <span class="badge missing">missing</span>
+  if (!hasDraftAndPublish(props.type)) return <span class="badge exists">exists</span>
+  const status = statusOf(props.view, props.locale)
+  return <span class={`badge ${status === 'published' ? 'exists' : 'draft'}`}>{status}</span>
+}
+
+export interface FormState {
+  /** Submitted input texts, by attribute, shown again after a refused write. */
+  readonly submitted?: ReadonlyMap<string, string>
+  /** Problems by attribute (the API's field errors, or the form's own). */
+  readonly errors?: ReadonlyMap<string, string>
+  readonly problem?: string
+}
+
+interface DocumentPageProps {
+  readonly page: PageContext
+  readonly type: ContentType
+  readonly documentId: string | undefined
+  readonly locales: readonly Locale[]
+  readonly view: DocumentView
+  readonly locale: string
+  readonly source: string | undefined
+  readonly notice: string | undefined
+  readonly state: FormState
+}
+
+/** The document's page: locale tabs, the side-by-side choice, and the form of one locale. */
+export function DocumentPage(props: DocumentPageProps) {
+  const { page, type, documentId, locales, view, locale, state } = props
+  const base = type.kind === 'single' ? `/admin/content/${routeName(type)}` : documentId === undefined ? `/admin/content/${routeName(type)}` : `/admin/content/${routeName(type)}/${documentId}`
+  const current = view.editable.get(locale)
+  const anyVersion = [...view.editable.values()][0]
+  const mode: FormMode = documentId === undefined && type.kind === 'collection' ? 'create' : current !== undefined ? 'update' : anyVersion === undefined ? (type.kind === 'single' ? 'create' : 'create') : 'localization'
+  const source = props.source !== undefined && props.source !== locale ? view.editable.get(props.source) : undefined
+  const label = labelAttribute(type)
+  const named = label === undefined ? undefined : (current ?? anyVersion)?.document[label]
+  const title = mode === 'create' && type.kind === 'collection' ? `New ${displayNameOf(type).toLowerCase()}` : `${displayNameOf(type)}${typeof named === 'string' && named !== '' ? `: ${named}` : ''}`
+  const draftAndPublish = hasDraftAndPublish(type)
+  const localeName = locales.find((entry) => entry.code === locale)?.name ?? locale
+  const others = locales.filter((entry) => entry.code !== locale && view.editable.has(entry.code))
+  return (
+    <Page page={page} title={title} section={`content:${routeName(type)}`}>
+      {type.kind === 'collection' ? <p><a href={to(page, `/admin/content/${routeName(type)}${queryOf({ locale })}`)}>{`Back to the ${displayNameOf(type).toLowerCase()} list`}</a></p> : null}
+      <Notice text={props.notice} />
+      <Problem text={state.problem} />
+      {mode === 'create' && type.kind === 'collection' ? null : (
+        <nav aria-label="Locales of this document">
+          <ul class="tabs">
+            {locales.map((entry) => (
+              <li>
+                <a href={to(page, `${base}${queryOf({ locale: entry.code, source: props.source })}`)} aria-current={entry.code === locale ? 'page' : undefined}>
+                  {entry.code} <VersionBadge type={type} view={view} locale={entry.code} />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {others.length === 0 ? null : (
+        <form method="get" action={to(page, base)} class="row" aria-label="Side by side">
+          <input type="hidden" name="locale" value={locale} />
+          <div class="field">
+            <label for="source-locale">Show beside each field</label>
+            <select id="source-locale" name="source">
+              <option value="">(nothing)</option>
+              {others.map((entry) => <option value={entry.code} selected={entry.code === props.source}>{`the ${entry.name} version`}</option>)}
+            </select>
+          </div>
+          <div class="field"><button type="submit" class="secondary">Show side by side</button></div>
+        </form>
+      )}
+      <h2 id="version-title">
+        {mode === 'create' ? `In ${localeName}` : mode === 'localization' ? `Create the ${localeName} localization` : `The ${localeName} version`}
+      </h2>
+      <form method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" novalidate>
+        <Csrf token={page.csrf} />
+        {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
+        {mode === 'create' && type.kind === 'collection' ? (
+          <div class="field">
+            <label for="new-locale">Locale</label>
+            <select id="new-locale" name="_locale">{locales.map((entry) => <option value={entry.code} selected={entry.code === locale}>{entry.name}</option>)}</select>
+          </div>
+        ) : null}
+        {attributesOf(type).map(([name, attribute]) => {
+          const id = `attr-${name}`
+          const shared = !isLocalized(type, attribute)
+          if (!supported(attribute)) {
+            return <p class="hint">{`${name} (${attribute.type}) cannot be edited here yet.`}</p>
+          }
+          // Shared values of a new localization are inherited; values the API sets are shown only.
+          const inherited = (mode === 'localization' && shared) || !editable(attribute)
+          const stored = (mode === 'localization' && shared ? anyVersion : current)?.document[name]
+          const value = mode === 'create' && stored === undefined ? attribute.default : stored
+          const text = state.submitted?.get(name) ?? inputText(attribute, value)
+          const error = state.errors?.get(name)
+          const hints = [
+            shared ? (mode === 'localization' ? 'Shared by every locale: it keeps the value of the other versions.' : 'Shared by every locale: a change here changes every version.') : undefined,
+            attribute.type === 'json' || attribute.type === 'blocks' ? `JSON${attribute.type === 'blocks' ? ' (an array of blocks)' : ''}` : undefined,
+            attribute.type === 'datetime' ? 'UTC' : undefined,
+            attribute.type === 'password' || attribute.private === true ? 'Write-only: leave empty to keep the current value.' : undefined,
+            editable(attribute) ? undefined : 'Set by the API.',
+          ].filter((hint) => hint !== undefined)
+          const describedBy = [hints.length > 0 ? `${id}-hint` : undefined, source === undefined ? undefined : `${id}-source`, `${id}-error`].filter((part) => part !== undefined).join(' ')
+          return (
+            <div class={`pair${source === undefined ? '' : ' with-source'}`}>
+              {source === undefined ? null : (
+                <div class="field">
+                  <span class="label">{`${name} in ${props.source}`}</span>
+                  <div class="source" id={`${id}-source`} lang={props.source}>
+                    {attribute.type === 'json' || attribute.type === 'blocks' ? <pre>{shownText(attribute, source.document[name])}</pre> : shownText(attribute, source.document[name])}
+                  </div>
+                </div>
+              )}
+              <div class="field">
+                {attribute.type === 'boolean' ? (
+                  <label for={id}>
+                    <AttributeInput id={id} name={name} attribute={attribute} text={text} checked={state.submitted?.has(name) ? text === 'true' : value === true} describedBy={describedBy} invalid={error !== undefined} disabled={inherited} />{' '}
+                    {name}{attribute.required === true ? ' (required)' : ''} {shared ? <span class="badge shared">shared</span> : null}
+                  </label>
+                ) : (
+                  <label for={id}>
+                    {name}{attribute.required === true ? ' (required)' : ''} {shared ? <span class="badge shared">shared</span> : null}
+                  </label>
+                )}
+                {attribute.type === 'boolean' ? null : <AttributeInput id={id} name={name} attribute={attribute} text={text} checked={false} describedBy={describedBy} invalid={error !== undefined} disabled={inherited} />}
+                {hints.length === 0 ? null : <span id={`${id}-hint`} class="hint">{hints.join(' ')}</span>}
+                <span id={`${id}-error`} class="error">{error === undefined ? '' : error}</span>
+                {attribute.type === 'json' || attribute.type === 'blocks' ? <span id={`${id}-live`} class="error" aria-live="polite"></span> : null}
+              </div>
+            </div>
+          )
+        })}
+        <div class="row">
+          {draftAndPublish ? (
+            <>
+              <button type="submit" name="intent" value="save">{mode === 'update' ? 'Save draft' : mode === 'localization' ? `Create ${locale} draft` : 'Create draft'}</button>
+              <button type="submit" name="intent" value="save-publish" class="secondary">Save and publish</button>
+            </>
+          ) : (
+            <button type="submit" name="intent" value="save">{mode === 'update' ? `Save ${locale}` : mode === 'localization' ? `Create ${locale} localization` : 'Create'}</button>
+          )}
+        </div>
+      </form>
+      {mode !== 'update' ? null : (
+        <>
+          <h2>Other actions</h2>
+          <div class="row">
+            {draftAndPublish ? (
+              <form method="post" action={to(page, `${base}${queryOf({ locale })}`)}>
+                <Csrf token={page.csrf} />
+                <button type="submit" name="intent" value="publish" class="secondary">{`Publish ${locale}`}</button>{' '}
+                {view.published.has(locale) ? <button type="submit" name="intent" value="unpublish" class="secondary">{`Unpublish ${locale}`}</button> : null}{' '}
+                {statusOf(view, locale) === 'modified' ? <button type="submit" name="intent" value="discard-draft" class="secondary">Discard draft</button> : null}
+              </form>
+            ) : null}
+            <form method="post" action={to(page, `${base}${queryOf({ locale })}`)} data-confirm={`Delete the ${locale} version?`}>
+              <Csrf token={page.csrf} />
+              <button type="submit" name="intent" value="delete" class="danger">{`Delete the ${locale} version`}</button>
+            </form>
+          </div>
+        </>
+      )}
+    </Page>
+  )
+}
