@@ -43,7 +43,9 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): Conte
   const types: ContentType[] = []
   const taken = new Map<string, string>()
   for (const source of sources) {
-    const shown = { ...source, file: relative(process.cwd(), source.file) || source.file }
+    // Paths inside the working folder are shown relative to it, others as they are.
+    const inside = relative(process.cwd(), source.file)
+    const shown = { ...source, file: inside.startsWith('..') ? source.file : inside }
     let json: unknown
     try {
       json = JSON.parse(readFileSync(source.file, 'utf8'))

@@ -99,8 +99,8 @@ function describe(issues: readonly v.BaseIssue<unknown>[], prefix: readonly stri
   const issue = issues[0] as v.BaseIssue<unknown>
   const path = [...prefix, ...(issue.path ?? []).map((item) => String(item.key))]
   // An unknown key is reported on the key itself.
-  const unknownKey = issue.expected === 'never'
-  return `${path.join('.') || '(file)'}: ${unknownKey ? 'unknown key' : issue.message}`
+  const problem = issue.expected === 'never' ? 'unknown key' : issue.input === undefined ? 'is required' : issue.message
+  return `${path.join('.') || '(file)'}: ${problem}`
 }
 
 /** Checks one attribute's declaration and returns it normalized; `localizedType` is the type's i18n flag. */

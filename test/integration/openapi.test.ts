@@ -142,7 +142,7 @@ describe('GET /api/openapi.json', () => {
     })
 
     it.each([
-      ['GET', '/api/articles', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', 'fields', 'fallback', 'If-None-Match']],
+      ['GET', '/api/articles', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
       ['POST', '/api/articles', ['locale', 'fields']],
       ['GET', '/api/articles/{documentId}', ['documentId', 'locale', 'filters', 'fields', 'fallback', 'If-None-Match']],
       ['PUT', '/api/articles/{documentId}', ['documentId', 'locale', 'fields', 'If-Match']],
