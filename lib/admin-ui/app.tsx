@@ -28,6 +28,8 @@ export const CONTENT_SECURITY_POLICY =
 
 const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next()
+  // The API's CORS headers are for the JSON API: pages are for our own origin only.
+  for (const name of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']) c.header(name, undefined)
   c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('X-Frame-Options', 'DENY')

@@ -52,6 +52,7 @@ describe('the admin web interface', () => {
     expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('access-control-allow-origin')).toBeNull() // pages are for our own origin
     expect(await response.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
   })
 
