@@ -187,6 +187,12 @@ export function DocumentPage(props: DocumentPageProps) {
               <Csrf token={page.csrf} />
               <button type="submit" name="intent" value="delete" class="danger">{`Delete the ${locale} version`}</button>
             </form>
+            {view.editable.size < 2 ? null : (
+              <form method="post" action={to(page, `${base}${queryOf({ locale })}`)} data-confirm="Delete every locale version of this document?">
+                <Csrf token={page.csrf} />
+                <button type="submit" name="intent" value="delete-all" class="danger">{`Delete all ${view.editable.size} versions`}</button>
+              </form>
+            )}
           </div>
         </>
       )}

@@ -53,8 +53,8 @@ export function registerEditorPages(ui: Ui): void {
     const intent = form.text('intent') ?? 'save'
     const path = documentPath(type, documentId)
     const back = (notice: string, id = documentId) => seeOther(c, `${type.kind === 'single' || id === undefined ? `/admin/content/${routeName(type)}` : `/admin/content/${routeName(type)}/${id}`}${queryOf({ locale, source, notice })}`)
-    if (intent === 'delete') {
-      const answer = await api.call('DELETE', `${path}?${new URLSearchParams({ locale })}`)
+    if (intent === 'delete' || intent === 'delete-all') {
+      const answer = await api.call('DELETE', `${path}?${new URLSearchParams({ locale: intent === 'delete-all' ? '*' : locale })}`)
       if (answer.status !== 204) return refusedWrite(c, page, type, documentId, form, answer)
       const left = type.kind === 'collection' && documentId !== undefined ? (await readDocument(api, type, documentId, await localesOf(api))).editable.size : 1
       return left === 0 ? seeOther(c, `/admin/content/${routeName(type)}${queryOf({ notice: 'deleted' })}`) : back('deleted')

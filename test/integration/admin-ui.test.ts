@@ -180,6 +180,22 @@ describe('the admin web interface', () => {
       expect(page).toContain('Write-only')
     })
 
+    it('deletes one locale version, then every version of a document', async () => {
+      const token = await ctx.token()
+      const made = (await (await ctx.request('POST', '/api/articles?locale=en', { token, body: { data: { title: 'Short-lived' } } })).json()) as { data: { documentId: string } }
+      const id = made.data.documentId
+      await ctx.request('PUT', `/api/articles/${id}?locale=fr`, { token, body: { data: { title: 'Éphémère' } } })
+      await ctx.addLocales('de')
+      await ctx.request('PUT', `/api/articles/${id}?locale=de`, { token, body: { data: { title: 'Kurzlebig' } } })
+      expect(await (await get(`/admin/content/articles/${id}?locale=en`)).text()).toContain('Delete all 3 versions')
+      expect((await post(`/admin/content/articles/${id}?locale=de`, withCsrf({ intent: 'delete' }))).status).toBe(303)
+      expect((await ctx.request('GET', `/api/articles/${id}?locale=de&fallback=false`, { token })).status).toBe(404) // the public role was narrowed above
+      const all = await post(`/admin/content/articles/${id}?locale=en`, withCsrf({ intent: 'delete-all' }))
+      expect(all.status).toBe(303)
+      expect(new URL(all.headers.get('location') ?? '', `http://localhost/admin/content/articles/${id}`).pathname).toBe('/admin/content/articles')
+      expect((await ctx.request('GET', `/api/articles/${id}?locale=en`, { token })).status).toBe(404)
+    })
+
     it('refuses a save over a version changed since the form was read (If-Match: 412), and keeps what was typed', async () => {
       const page = await (await get(`/admin/content/articles/${documentId}?locale=en`)).text()
       const etag = /name="_etag" value="([^"]+)"/.exec(page)?.[1]?.replaceAll('&quot;', '"') ?? ''
