@@ -2,10 +2,10 @@
 // checks, the public role, revocation, and the DynamoDB reads that permission lookups cost.
 import { randomBytes } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AccessService, deriveTokenHashSecret } from '../../lib/access.js'
+import { AccessService } from '../../lib/access.js'
 import { ApiError } from '../../lib/errors.js'
 import { SettingsStore } from '../../lib/storage/settings.js'
-import { ADMIN_TOKEN, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
@@ -304,7 +304,7 @@ describe('revocation and caching (cache TTL 5000 ms)', () => {
   it('revokes a token in another process once the TTL has passed', async () => {
     // Another process: its own AccessService on the same table, with a clock the test moves.
     let now = Date.parse('2030-01-01T00:00:00Z')
-    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), deriveTokenHashSecret(ADMIN_TOKEN), 5000, () => now)
+    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), TOKEN_HASH_SECRET, 5000, () => now)
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'elsewhere', type: 'read-only' }))
     const header = `Bearer ${data.accessKey}`
     await other.identify(header)

@@ -40,6 +40,7 @@ interface Request {
 }
 
 const ADMIN_TOKEN = `lambda-admin-${randomBytes(12).toString('hex')}`
+const TOKEN_HASH_SECRET = `lambda-hash-key-${randomBytes(24).toString('hex')}`
 const HOST = 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com'
 
 /** Splits a raw query string the way API Gateway does: keys and values percent-decoded. */
@@ -180,6 +181,7 @@ beforeAll(async () => {
     TABLE_NAME: tableName,
     DYNAMODB_ENDPOINT: endpoint,
     ADMIN_TOKEN,
+    TOKEN_HASH_SECRET,
     AWS_REGION: 'eu-west-1',
     API_REST_DEFAULT_LIMIT: '10',
     API_REST_MAX_LIMIT: '50',

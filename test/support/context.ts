@@ -5,7 +5,6 @@ import { expect, inject } from 'vitest'
 import type { Hono } from 'hono'
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
-import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
 import { HEAD, META } from '../../lib/table.js'
 import { createServerApp } from '../../lib/server-app.js'
@@ -15,6 +14,8 @@ import { ensureTable } from '../../lib/storage/schema.js'
 import { assertLoopback } from './loopback.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+/** The API token hash key of every test context: a secret of its own, as in production. */
+export const TOKEN_HASH_SECRET = 'test-token-hash-key-0123456789abcdefghij'
 
 export interface TestContext {
   readonly app: Hono
@@ -42,7 +43,7 @@ export async function createTestContext(
   const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
   await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint }), config.tableName)
-  const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET })
   const app = createServerApp(services, () => undefined)
 
   const request: TestContext['request'] = (method, path, options = {}) => {
@@ -73,7 +74,7 @@ export async function createTestContext(
 
 /** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
 export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}): Pick<TestContext, 'app' | 'request'> {
-  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET })
   const app = createServerApp(services)
   const request: TestContext['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }
