@@ -53,15 +53,35 @@ export function parseConfig(input: unknown): Config {
   return result.output
 }
 
-/** Reads the configuration from environment variables (entry points only); fails fast. */
+/** The environment variable behind each setting, by its path in the configuration. */
+const VARIABLES: Record<string, string> = {
+  tableName: 'TABLE_NAME',
+  'rest.defaultLimit': 'API_REST_DEFAULT_LIMIT',
+  'rest.maxLimit': 'API_REST_MAX_LIMIT',
+  'rest.findOneShape': 'API_REST_FIND_ONE_SHAPE',
+  'rest.maxScan': 'API_REST_MAX_SCAN',
+  'rest.maxResponseBytes': 'API_REST_MAX_RESPONSE_BYTES',
+  'rest.cache.maxAge': 'API_REST_CACHE_MAX_AGE',
+  'rest.cache.sMaxAge': 'API_REST_CACHE_S_MAXAGE',
+  'rest.cache.staleWhileRevalidate': 'API_REST_CACHE_STALE_WHILE_REVALIDATE',
+  'rest.pageCache': 'API_REST_PAGE_CACHE',
+  'rest.listMarks': 'API_REST_LIST_MARKS',
+  cacheTtlMs: 'CACHE_TTL_MS',
+  maxBodyBytes: 'MAX_BODY_BYTES',
+}
+
+/**
+ * Reads the configuration from environment variables (entry points only); fails fast with one
+ * line naming the variable, its value and the fix.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   const int = (name: string): number | undefined => {
     const raw = env[name]
     if (raw === undefined || raw === '') return undefined
-    if (!/^\d+$/.test(raw)) throw new Error(`Invalid configuration: ${name} must be a whole number, got '${raw}'`)
+    if (!/^\d+$/.test(raw)) throw new Error(`Invalid configuration: ${name}='${raw}' is not a whole number; set a number such as 25, or unset it for the default`)
     return Number(raw)
   }
-  return parseConfig({
+  const input = {
     tableName: env.TABLE_NAME === undefined || env.TABLE_NAME === '' ? 'content' : env.TABLE_NAME,
     rest: {
       defaultLimit: int('API_REST_DEFAULT_LIMIT'),
@@ -79,5 +99,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),
+  }
+  const result = v.safeParse(ConfigSchema, input)
+  if (result.success) return result.output
+  const problems = result.issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? ''
+    const name = VARIABLES[path] ?? path
+    return `${name}='${String(issue.input)}' is invalid (${issue.message}); fix it, or unset it for the default`
   })
+  throw new Error(`Invalid configuration: ${problems.join('; ')}`)
 }

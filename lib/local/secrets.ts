@@ -4,7 +4,7 @@
 // TOKEN_HASH_SECRET, when set, replace the kept value (that is how either is rotated).
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import * as v from 'valibot'
 import { legacyTokenHashKey } from '../access.js'
 
@@ -42,8 +42,10 @@ async function readKept(file: string): Promise<LocalSecrets | undefined> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new Error(`cannot read ${file} (${(error as Error).message}): fix its permissions, or delete it to start with new secrets`)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    if (code === 'ENOTDIR') throw new Error(`DATA_DIR='${dirname(file)}' cannot be written (ENOTDIR): set DATA_DIR to a writable directory, or run with --in-memory`)
+    throw new Error(`cannot read ${file} (${code ?? (error as Error).message}): fix its permissions, or delete it to start with new secrets`)
   }
   let parsed: unknown
   try {
@@ -77,10 +79,14 @@ export async function resolveLocalSecrets(dataDir: string | undefined, given: Pa
   }
   const adminTokenSource: SecretSource = given.adminToken !== undefined ? 'environment' : kept !== undefined ? 'kept' : 'new'
   if (file !== undefined && dataDir !== undefined && (kept === undefined || kept.adminToken !== secrets.adminToken || kept.tokenHashSecret !== secrets.tokenHashSecret)) {
-    await mkdir(dataDir, { recursive: true })
-    // Written aside then renamed: a crash mid-write never leaves a torn file that blocks the next start.
-    await writeFile(`${file}.new`, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 })
-    await rename(`${file}.new`, file)
+    try {
+      await mkdir(dataDir, { recursive: true })
+      // Written aside then renamed: a crash mid-write never leaves a torn file that blocks the next start.
+      await writeFile(`${file}.new`, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 })
+      await rename(`${file}.new`, file)
+    } catch (error) {
+      throw new Error(`DATA_DIR='${dataDir}' cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): set DATA_DIR to a writable directory, or run with --in-memory`)
+    }
   }
   return { secrets, adminTokenSource, file }
 }
