@@ -145,7 +145,9 @@ export class AccessService {
    */
   async authorize(authorization: string | undefined, type: ContentType | undefined, ...actions: string[]): Promise<Caller> {
     const caller = await this.identify(authorization)
-    if (authorization !== undefined || actions.some((action) => caller.holds(type, action))) return caller
+    if (actions.some((action) => caller.holds(type, action))) return caller
+    // A token's permissions never change (it is revoked and made anew), so its refusal stands.
+    if (authorization !== undefined) throw forbidden()
     const fresh = await this.refreshPublicRole()
     fresh.requireAny(type, ...actions)
     return fresh
