@@ -21,7 +21,7 @@ try {
   }
   const config = configFromEnv(process.env)
   // Before Java starts: a busy port is named now, not after a JVM start and a stack trace.
-  await checkPortFree(settings.port)
+  await checkPortFree(settings.port, settings.host)
   const { secrets, adminTokenSource, file } = await resolveLocalSecrets(settings.dataDir, { adminToken: settings.adminToken, tokenHashSecret: settings.tokenHashSecret }, { existingTable: settings.endpoint !== undefined })
 
   const endpoint = settings.endpoint ?? (local = await startDynamoLocal({ dbPath: settings.dataDir === undefined ? undefined : `${settings.dataDir}/dynamodb` })).endpoint
@@ -31,9 +31,9 @@ try {
   await ensureTable(db, config.tableName)
 
   const app = createServerApp(createServices(db, config, secrets))
-  const server = await serveOnLoopback(app, settings.port)
+  const server = await serveOnLoopback(app, settings.port, settings.host)
   const where = local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local at ${endpoint}, ${settings.dataDir === undefined ? 'in memory' : `data in ${settings.dataDir}`}`
-  console.log(`Content API on http://127.0.0.1:${portOf(server)} (${where}, table ${config.tableName})`)
+  console.log(`Content API on http://${settings.host}:${portOf(server)} (${where}, table ${config.tableName})`)
   const kept = file === undefined ? 'this run only (--in-memory)' : `kept in ${file}`
   console.log(`Admin token: ${adminTokenSource === 'environment' ? '(from ADMIN_TOKEN)' : secrets.adminToken} (${kept})`)
 

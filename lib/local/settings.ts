@@ -1,6 +1,7 @@
 // `npm start`'s own settings, from its arguments and environment, checked before anything starts.
 // Each problem is one line naming the variable (or flag), the value and the fix; secrets are
 // described by their length, never echoed.
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { MIN_ADMIN_TOKEN_LENGTH, MIN_HASH_KEY_LENGTH } from './secrets.js'
 
@@ -11,7 +12,7 @@ export const LOCAL_USAGE = `Usage: npm start [-- --in-memory]
   --in-memory   a throw-away run: DynamoDB Local in memory, new secrets, nothing written
                 (or LOCAL_IN_MEMORY=true)
 
-Environment: PORT (1337), DATA_DIR (.tmp), LOCAL_IN_MEMORY, DYNAMODB_ENDPOINT (a DynamoDB Local
+Environment: PORT (1337), HOST (127.0.0.1), DATA_DIR (.tmp), LOCAL_IN_MEMORY, DYNAMODB_ENDPOINT (a DynamoDB Local
 already running; none: npm start runs its own), ADMIN_TOKEN and TOKEN_HASH_SECRET (replace the
 kept ones), TABLE_NAME (content), AWS_REGION (us-east-1), and the API_REST_* settings (README).`
 
@@ -20,6 +21,8 @@ export class LocalUsageError extends Error {}
 
 export interface LocalSettings {
   readonly port: number
+  /** The interface to listen on: 127.0.0.1 unless HOST says otherwise (0.0.0.0 in a container). */
+  readonly host: string
   readonly region: string
   /** Undefined: start DynamoDB Local here. */
   readonly endpoint: string | undefined
@@ -67,6 +70,8 @@ export function readLocalSettings(argv: readonly string[], env: Env, cwd: string
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
     throw new Error(`PORT='${portText}' is not a port number: set PORT to a number from 1 to 65535 (or 0 for any free port), or unset it for 1337`)
   }
+  const host = nonEmpty(env.HOST) ?? '127.0.0.1'
+  if (isIP(host) === 0) throw new Error(`HOST='${host}' is not an IP address: unset it to listen on 127.0.0.1 only, or set 0.0.0.0 inside a container`)
   const region = nonEmpty(env.AWS_REGION) ?? 'us-east-1'
   if (!/^[a-z0-9-]{2,40}$/.test(region)) throw new Error(`AWS_REGION='${region}' is not a region name: set it to one such as us-east-1, or unset it`)
 
@@ -86,5 +91,5 @@ export function readLocalSettings(argv: readonly string[], env: Env, cwd: string
     throw new Error(`--in-memory (or LOCAL_IN_MEMORY) starts a DynamoDB Local of its own, and DYNAMODB_ENDPOINT='${endpoint}' names another: unset one of them`)
   }
   const dataDir = inMemory ? undefined : resolve(cwd, nonEmpty(env.DATA_DIR) ?? '.tmp')
-  return { port: Number(portText), region, endpoint, dataDir, adminToken, tokenHashSecret, help }
+  return { port: Number(portText), host, region, endpoint, dataDir, adminToken, tokenHashSecret, help }
 }

@@ -118,6 +118,7 @@ describe('npm start: every misconfiguration is one line naming the variable, the
     ['an API_REST_FIND_ONE_SHAPE not offered', { API_REST_FIND_ONE_SHAPE: 'list' }, "Invalid configuration: API_REST_FIND_ONE_SHAPE='list' is invalid"],
     ['a LOCAL_IN_MEMORY that is not a boolean', { LOCAL_IN_MEMORY: 'maybe' }, "LOCAL_IN_MEMORY='maybe' is not a boolean: set it to true or false"],
     ['a short TOKEN_HASH_SECRET, not echoed', { TOKEN_HASH_SECRET: 'tiny-secret' }, 'TOKEN_HASH_SECRET must hold keys of at least 32 characters (one is 11)'],
+    ['a HOST that is not an IP address', { HOST: 'my laptop' }, "HOST='my laptop' is not an IP address: unset it to listen on 127.0.0.1 only, or set 0.0.0.0 inside a container"],
     ['an AWS_REGION that is not a region', { AWS_REGION: 'Europe West' }, "AWS_REGION='Europe West' is not a region name: set it to one such as us-east-1, or unset it"],
     ['--in-memory with a DYNAMODB_ENDPOINT', { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', LOCAL_IN_MEMORY: 'true' }, "--in-memory (or LOCAL_IN_MEMORY) starts a DynamoDB Local of its own, and DYNAMODB_ENDPOINT='http://127.0.0.1:8000' names another: unset one of them"],
     ['a DATA_DIR that cannot be written', () => ({ DATA_DIR: join(dataDir, 'secrets.json', 'data') }), () => `DATA_DIR='${join(dataDir, 'secrets.json', 'data')}' cannot be written (ENOTDIR): set DATA_DIR to a writable directory, or run with --in-memory`],
