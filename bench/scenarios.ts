@@ -4,7 +4,7 @@
 // to N versions per locale afterwards.
 import type { Hono } from 'hono'
 import type { Attributes } from '../lib/body.js'
-import { article } from '../lib/content-types.js'
+import { article } from './types.js'
 import { collatorFor } from '../lib/query/sort.js'
 import { newDocumentId } from '../lib/storage/documents.js'
 import { filterScenarios } from './filter-scenarios.js'

@@ -3,10 +3,12 @@
 // DYNAMODB_ENDPOINT names, with the table created if missing. Every problem the user can fix ends
 // with one line saying what and how, and exit code 1 (2 for a wrong argument).
 import { configFromEnv } from '../lib/config.js'
+import { routeName } from '../lib/content-types.js'
 import { dynamoEndpointProblem, startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
 import { resolveLocalSecrets } from '../lib/local/secrets.js'
 import { checkPortFree, portOf, serveOnLoopback } from '../lib/local/serve.js'
 import { LOCAL_USAGE, LocalUsageError, readLocalSettings } from '../lib/local/settings.js'
+import { loadContentTypes } from '../lib/schema/load.js'
 import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
@@ -20,6 +22,8 @@ try {
     process.exit(0)
   }
   const config = configFromEnv(process.env)
+  // Before anything starts: a bad schema file stops here with one line naming the file and key.
+  const types = loadContentTypes(process.env.CONTENT_TYPES_DIR === '' ? undefined : process.env.CONTENT_TYPES_DIR)
   // Before Java starts: a busy port is named now, not after a JVM start and a stack trace.
   await checkPortFree(settings.port, settings.host)
   const { secrets, adminTokenSource, file } = await resolveLocalSecrets(settings.dataDir, { adminToken: settings.adminToken, tokenHashSecret: settings.tokenHashSecret }, { existingTable: settings.endpoint !== undefined })
@@ -30,10 +34,13 @@ try {
   const db = createDocumentClient({ region: settings.region, endpoint })
   await ensureTable(db, config.tableName)
 
-  const app = createServerApp(createServices(db, config, secrets))
+  const services = createServices(db, config, secrets, types)
+  await services.access.ensurePublicRole()
+  const app = createServerApp(services)
   const server = await serveOnLoopback(app, settings.port, settings.host)
   const where = local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local at ${endpoint}, ${settings.dataDir === undefined ? 'in memory' : `data in ${settings.dataDir}`}`
   console.log(`Content API on http://${settings.host}:${portOf(server)} (${where}, table ${config.tableName})`)
+  console.log(`Content types: ${types.map((type) => `${type.singularName} (/api/${routeName(type)})`).join(', ')}`)
   const kept = file === undefined ? 'this run only (--in-memory)' : `kept in ${file}`
   console.log(`Admin token: ${adminTokenSource === 'environment' ? '(from ADMIN_TOKEN)' : secrets.adminToken} (${kept})`)
 

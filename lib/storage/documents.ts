@@ -5,13 +5,14 @@
 // A lost race is retried here with a fresh read (bounded, jittered): the caller sees 200, or a
 // 412 for a stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { payloadTooLarge, serviceUnavailable } from '../errors.js'
+import { badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, HEAD, META } from '../table.js'
 import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
 import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { claimedAttribute, claimKey, claimWrites } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -139,7 +140,11 @@ export class DocumentStore {
       state ??= await this.getDocument(type, documentId)
       const now = this.now()
       const { versions, result } = mutation(state, now)
-      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
+      const items = [
+        this.headMove(type, state), this.localeCheck(guardLocale, guard),
+        ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite),
+        ...claimWrites(type, this.tableName, documentId, state.versions, versions, rewrite),
+      ]
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
       // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
       if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw payloadTooLarge(MAX_TRANSACTION_BYTES)
@@ -148,6 +153,9 @@ export class DocumentStore {
         return result
       } catch (error) {
         if (error instanceof ConditionFailed) {
+          // Another document holds a unique value: a 400, as Strapi's `This attribute must be unique`.
+          const taken = items.map((item, index) => (error.failedAt(index) ? claimedAttribute(item) : undefined)).find((name) => name !== undefined)
+          if (taken !== undefined) throw notUnique(taken)
           if (error.failedAt(1)) guard = await this.guards.refresh(guardLocale)
         } else if (!(error instanceof TransactionConflict)) throw error
       }
@@ -155,6 +163,28 @@ export class DocumentStore {
       state = undefined
       await new Promise((resolve) => setTimeout(resolve, randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
     }
+  }
+
+  /**
+   * The first of `base`, `base-1`, `base-2`, ... that no document but `documentId` holds as
+   * `attribute` in `locale` (a uid derived from its target field, as Strapi makes them). The
+   * write's own claim still decides: a value taken meanwhile is a 400.
+   */
+  async availableUid(type: ContentType, attribute: string, locale: string, base: string, documentId: string): Promise<string> {
+    for (let from = 0; from < 1000; from += 25) {
+      const candidates = Array.from({ length: 25 }, (_, i) => (from + i === 0 ? base : `${base}-${from + i}`))
+      const keys = candidates.map((value) => claimKey(type, attribute, locale, value))
+      const taken = new Map<string, string>()
+      let pending: Record<string, unknown>[] = keys
+      while (pending.length > 0) {
+        const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } })))
+        for (const item of answer.Responses?.[this.tableName] ?? []) taken.set(String(item.locale), String(item.owner))
+        pending = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[]
+      }
+      const free = candidates.find((_, i) => [undefined, documentId].includes(taken.get(keys[i]?.locale ?? '')))
+      if (free !== undefined) return free
+    }
+    throw notUnique(attribute)
   }
 
   /** Stores a version exactly as given (the benchmark's seeding and the reindex use the same items). */
@@ -194,4 +224,10 @@ export class DocumentStore {
       },
     }
   }
+}
+
+/** The 400 of a value another document holds (Strapi's message and shape). */
+function notUnique(attribute: string) {
+  const message = 'This attribute must be unique'
+  return badRequest(message, { errors: [{ path: [attribute], message, name: 'ValidationError' }] })
 }

@@ -306,7 +306,7 @@ describe('revocation and caching (cache TTL 5000 ms)', () => {
   it('revokes a token in another process once the TTL has passed', async () => {
     // Another process: its own AccessService on the same table, with a clock the test moves.
     let now = Date.parse('2030-01-01T00:00:00Z')
-    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), TOKEN_HASH_SECRET, 5000, () => now)
+    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, TOKEN_HASH_SECRET, 5000, () => now)
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'elsewhere', type: 'read-only' }))
     const header = `Bearer ${data.accessKey}`
     await other.identify(header)
@@ -323,7 +323,7 @@ describe('rotating the token hash key', () => {
   const OLD = `old-hash-key-${randomBytes(16).toString('hex')}`
   const NEW = `new-hash-key-${randomBytes(16).toString('hex')}`
   let ctx: TestContext
-  const service = (secret: string) => new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), secret, 0)
+  const service = (secret: string) => new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, secret, 0)
   const expect401 = (promise: Promise<unknown>) => expect(promise).rejects.toMatchObject({ status: 401 })
   beforeAll(async () => {
     ctx = await createTestContext()
@@ -356,7 +356,7 @@ describe('rotating the token hash key', () => {
 
   it('is never the admin token: a service with another admin token accepts the same API tokens', async () => {
     const key = await ctx.token('read-only')
-    const services = createServices(ctx.db, ctx.config, { adminToken: `another-admin-token-${randomBytes(8).toString('hex')}`, tokenHashSecret: TOKEN_HASH_SECRET })
+    const services = createServices(ctx.db, ctx.config, { adminToken: `another-admin-token-${randomBytes(8).toString('hex')}`, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
     expect((await createServerApp(services, () => undefined).request('/api/articles', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
   })
 })

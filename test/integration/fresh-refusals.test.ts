@@ -3,7 +3,7 @@
 // the other's cache does not know is read afresh once before a 400 or 403. What the cache knows
 // costs no DynamoDB call.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { contentTypes } from '../../lib/content-types.js'
+import { typeByUid } from '../../lib/content-types.js'
 import { countingUsage, emptyUsage } from '../../lib/observability/dynamo-usage.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
@@ -25,7 +25,7 @@ async function callsOf(work: () => Promise<unknown>): Promise<number> {
 
 beforeEach(async () => {
   ctx = await createTestContext({ cacheTtlMs: TEN_MINUTES })
-  const services = createServices(ctx.db, ctx.config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET })
+  const services = createServices(ctx.db, ctx.config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
   const app = createServerApp(services, () => undefined)
   other = {
     services,
@@ -90,7 +90,7 @@ describe('a public-role grant made through one process', () => {
     await ctx.admin('PUT', '/admin/roles/public', { permissions: [FIND] })
     expect((await other.request('GET', '/api/articles')).status).toBe(200)
     expect((await other.request('POST', '/api/articles', undefined, { data: { title: 'x' } })).status).toBe(403)
-    const article = contentTypes.article!
+    const article = typeByUid(ctx.services.types, 'api::article.article')!
     expect(await callsOf(() => other.services.access.authorize(undefined, article, 'find'))).toBe(0)
     expect(await callsOf(() => other.services.access.authorize(undefined, article, 'create').catch(() => undefined))).toBe(1)
   })

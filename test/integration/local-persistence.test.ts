@@ -12,6 +12,7 @@ import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
 import { SettingsStore } from '../../lib/storage/settings.js'
 import { startLocal, type LocalProcess } from '../support/local-process.js'
+import { shippedTypes } from '../support/types.js'
 
 const dirs: string[] = []
 const running: LocalProcess[] = []
@@ -114,7 +115,7 @@ describe('a table from before tokens had a key of their own (DYNAMODB_ENDPOINT)'
     const db = createDocumentClient({ region: 'us-east-1', endpoint })
     await ensureTable(db, tableName)
     const oldAdminToken = `old-admin-${randomBytes(12).toString('hex')}`
-    const access = new AccessService(new SettingsStore(db, tableName), legacyTokenHashKey(oldAdminToken), 0)
+    const access = new AccessService(new SettingsStore(db, tableName), shippedTypes, legacyTokenHashKey(oldAdminToken), 0)
     const { accessKey } = await access.createToken({ name: 'old', type: 'read-only' })
     const dir = dataDir()
 

@@ -110,7 +110,7 @@ describe('debug lines', () => {
   /** A server app on the same table whose request log has `log` settings; its lines go to `written`. */
   const withSettings = (log: Partial<LogSettings>) => {
     const written: string[] = []
-    const services = createServices(ctx.db, { ...ctx.config, log: { ...DEFAULT_LOG_SETTINGS, ...log } }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET })
+    const services = createServices(ctx.db, { ...ctx.config, log: { ...DEFAULT_LOG_SETTINGS, ...log } }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
     return { written, sampled: createServerApp(services, (line) => written.push(line)) }
   }
 
