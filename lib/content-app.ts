@@ -105,8 +105,9 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const body = await readJsonBody(c, config.maxBodyBytes)
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
     const attributes = await attributesOf(body, mode, locale, state.documentId)
-    // A version too large to store is a 413 before the id sequence moves, so a rejected request writes nothing.
-    if (existing === undefined) documents.itemOf(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
+    // A version too large to store (413) or holding a taken unique value (400) is refused before the
+    // id sequence moves, so a rejected request writes nothing.
+    if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
     const id = existing === undefined ? await documents.nextId(type) : 0
     const version = await documents.write(type, state.documentId, locale, (current, now) => {
       const target = current.versions.find((candidate) => candidate.locale === locale)
@@ -182,7 +183,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const locale = await localeOf(query.locale)
       const documentId = newDocumentId()
       const attributes = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
-      documents.itemOf(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
+      await documents.checkNew(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
       const id = await documents.nextId(type)
       const empty: DocumentState = { documentId, headRev: undefined, versions: [], served: new Map() }
       const version = await documents.write(type, documentId, locale, (current, now) => {

@@ -12,7 +12,7 @@ import { ATTR, HEAD, META } from '../table.js'
 import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
 import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
-import { claimedAttribute, claimKey, claimWrites } from './unique.js'
+import { claimedAttribute, claimKey, claimWrites, uniqueAttributes } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -187,9 +187,18 @@ export class DocumentStore {
     throw notUnique(attribute)
   }
 
-  /** Stores a version exactly as given (the benchmark's seeding and the reindex use the same items). */
-  itemOf(type: ContentType, version: Version): Record<string, unknown> {
-    return versionToItem(type, version)
+  /**
+   * Refuses a new version before anything is written: 413 when its item is too large, 400 when
+   * another document holds one of its unique values. The write's own claims still decide a race.
+   */
+  async checkNew(type: ContentType, version: Version): Promise<void> {
+    versionToItem(type, version)
+    const claims = uniqueAttributes(type).filter((name) => version.attributes[name] !== null && version.attributes[name] !== undefined)
+    if (claims.length === 0) return
+    const Keys = claims.map((name) => claimKey(type, name, version.locale, version.attributes[name]))
+    const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys, ConsistentRead: true } } })))
+    const taken = (answer.Responses?.[this.tableName] ?? []).find((item) => item.owner !== version.documentId)
+    if (taken !== undefined) throw notUnique(String(taken.attribute))
   }
 
   private headMove(type: ContentType, state: DocumentState): TransactItem {

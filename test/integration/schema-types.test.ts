@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
 import { META } from '../../lib/table.js'
-import { createTestContext, json, scanTable, tableSnapshot, type TestContext } from '../support/context.js'
+import { createTestContext, holdWrites, json, scanTable, tableSnapshot, type TestContext } from '../support/context.js'
 
 const FIXTURE = new URL('../fixtures/strapi-project/src/api/', import.meta.url).pathname
 const types: readonly ContentType[] = loadContentTypes(FIXTURE)
@@ -122,6 +122,41 @@ describe('a type from a Strapi schema file', () => {
       expect([one.data.slug, two.data.slug, french.data.slug]).toEqual(['twin-name', 'twin-name-1', 'twin-name'])
       // A uid sent as it is must be free.
       expect(await errorsOf(await create({ name: 'Other', slug: 'twin-name' }))).toEqual([{ path: ['slug'], message: 'This attribute must be unique', name: 'ValidationError' }])
+    })
+
+    it('keeps claims equal to the values held when two documents swap values at once, over many rounds', async () => {
+      const a = (await json(await create({ name: 'Swap A', sku: 'SWA-001' }))).data.documentId as string
+      const b = (await json(await create({ name: 'Swap B', sku: 'SWB-001' }))).data.documentId as string
+      for (let round = 0; round < 10; round++) {
+        // Each document gets one write, so the barrier releases both together at its timeout: the two
+        // transactions decide on the same reads.
+        holdWrites(ctx, [a, b], 2, 300)
+        const statuses = await Promise.all([
+          ctx.request('PUT', `/api/products/${a}`, { token: key, body: { data: { sku: 'SWB-001', stock: round } } }),
+          ctx.request('PUT', `/api/products/${b}`, { token: key, body: { data: { sku: 'SWA-001', stock: round } } }),
+        ].map(async (response) => (await response).status))
+        ctx.db.middlewareStack.remove('barrier')
+        // Each value is still held by a document: neither swap can win while the other holds it.
+        expect(statuses).toEqual([400, 400])
+        const skus = await Promise.all([a, b].map(async (id) => (await json(await ctx.request('GET', `/api/products/${id}`))).data[0].sku))
+        expect(skus).toEqual(['SWA-001', 'SWB-001'])
+      }
+      // Freed first, then taken: the swap goes through in three steps.
+      expect((await ctx.request('PUT', `/api/products/${a}`, { token: key, body: { data: { sku: 'SWC-001' } } })).status).toBe(200)
+      expect((await ctx.request('PUT', `/api/products/${b}`, { token: key, body: { data: { sku: 'SWA-001' } } })).status).toBe(200)
+      expect((await ctx.request('PUT', `/api/products/${a}`, { token: key, body: { data: { sku: 'SWB-001' } } })).status).toBe(200)
+    })
+
+    it('refuses a localization that would inherit a shared unique value another document holds in that locale', async () => {
+      const holder = (await json(await create({ name: 'Holder FR', sku: 'LOC-001' }, 'fr'))).data.documentId as string
+      expect(holder).toBeTypeOf('string')
+      // An en document with the same sku would be fine in en, and its fr localization would collide.
+      const other = await json(await create({ name: 'Other EN', sku: 'LOC-001' }))
+      expect(other.data.sku).toBe('LOC-001')
+      const before = await tableSnapshot(ctx)
+      const localized = await ctx.request('PUT', `/api/products/${other.data.documentId}?locale=fr`, { token: key, body: { data: { name: 'Autre' } } })
+      expect(await errorsOf(localized)).toEqual([{ path: ['sku'], message: 'This attribute must be unique', name: 'ValidationError' }])
+      expect(await tableSnapshot(ctx)).toBe(before)
     })
 
     it('lets one of many parallel writes of a value succeed, over many rounds (property)', async () => {

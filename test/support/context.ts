@@ -45,9 +45,12 @@ export async function createTestContext(
   assertLoopback(endpoint)
   const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
-  await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint }), config.tableName)
-  const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, types)
-  await services.access.ensurePublicRole()
+  const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
+  // The table and the first start's public role, through a plain client (`clientConfig` may point elsewhere).
+  const setup = createDocumentClient({ region: 'us-east-1', endpoint })
+  await ensureTable(setup, config.tableName)
+  await createServices(setup, config, secrets, types).access.ensurePublicRole()
+  const services = createServices(db, config, secrets, types)
   const app = createServerApp(services, () => undefined)
 
   const request: TestContext['request'] = (method, path, options = {}) => {
