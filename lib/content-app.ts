@@ -35,8 +35,16 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const pages = new PageCache(config.rest.pageCache)
   const configTag = JSON.stringify(config.rest)
   const documentIdOf = (c: Context) => c.req.param('documentId') ?? ''
-  // The admin web interface's in-process requests carry their caller (see TRUSTED_CALLER).
-  const caller = async (c: Context): Promise<Caller> => (c.get(TRUSTED_CALLER) as Caller | undefined) ?? access.identify(c.req.header('authorization'))
+  /**
+   * The caller, 403 unless it holds one of `actions` (a refusal by a cached public role is checked
+   * afresh first). The admin web interface's in-process requests carry their caller (TRUSTED_CALLER).
+   */
+  const caller = async (c: Context, ...actions: string[]): Promise<Caller> => {
+    const trusted = c.get(TRUSTED_CALLER) as Caller | undefined
+    if (trusted === undefined) return access.authorize(c.req.header('authorization'), type, ...actions)
+    trusted.requireAny(type, ...actions)
+    return trusted
+  }
   const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)
   const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
     c.header('ETag', etagOf(version))
@@ -146,7 +154,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
   if (type.kind === 'collection') {
     app.get(root, async (c) => {
-      ;(await caller(c)).requireAny(type, 'find')
+      await caller(c, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
       const locale = await localeOf(query.locale, true)
       const chain = query.fallback !== false && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
@@ -178,7 +186,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     })
 
     app.post(root, async (c) => {
-      ;(await caller(c)).requireAny(type, 'create')
+      await caller(c, 'create')
       const query = parseWriteQuery(c.req.url, type)
       const locale = await localeOf(query.locale)
       const documentId = newDocumentId()
@@ -196,7 +204,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
     const item = `${root}/:documentId`
     app.get(item, async (c) => {
-      ;(await caller(c)).requireAny(type, 'findOne')
+      await caller(c, 'findOne')
       const query = parseReadQuery(c.req.url, type)
       const locale = await localeOf(query.locale, true)
       const documentId = documentIdOf(c)
@@ -219,15 +227,14 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     })
 
     app.put(item, async (c) => {
-      const who = await caller(c)
-      who.requireAny(type, 'update', 'createLocalization')
+      const who = await caller(c, 'update', 'createLocalization')
       const query = parseWriteQuery(c.req.url, type)
       const locale = await localeOf(query.locale)
       return putVersion(c, who, await loadDocument(documentIdOf(c)), locale, query.fields)
     })
 
     app.delete(item, async (c) => {
-      ;(await caller(c)).requireAny(type, 'delete')
+      await caller(c, 'delete')
       const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
       return deleteVersions(c, documentIdOf(c), locale)
     })
@@ -237,7 +244,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
   const documentId = singleTypeDocumentId(type)
   app.get(root, async (c) => {
-    ;(await caller(c)).requireAny(type, 'find')
+    await caller(c, 'find')
     const query = parseReadQuery(c.req.url, type)
     const locale = await localeOf(query.locale)
     const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
@@ -245,15 +252,14 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   })
 
   app.put(root, async (c) => {
-    const who = await caller(c)
-    who.requireAny(type, 'update', 'createLocalization')
+    const who = await caller(c, 'update', 'createLocalization')
     const query = parseWriteQuery(c.req.url, type)
     const locale = await localeOf(query.locale)
     return putVersion(c, who, await documents.getDocument(type, documentId), locale, query.fields)
   })
 
   app.delete(root, async (c) => {
-    ;(await caller(c)).requireAny(type, 'delete')
+    await caller(c, 'delete')
     const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
     return deleteVersions(c, documentId, locale)
   })
