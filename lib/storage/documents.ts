@@ -1,17 +1,19 @@
-// The document store: reads and writes of locale versions. Every write to a document is one
-// transaction that moves the document's head item on condition of the revision read, checks the
-// locale's registration item (registered, fallback epoch unchanged), and writes the versions,
-// the copies the fallback chains serve and the counts of the lists that change (document-plan.ts).
-// A lost race is retried here with a fresh read (bounded, jittered): the caller sees 200, or a
-// 412 for a stale If-Match, never a 409 for independent writes.
+// The document store: reads and writes of locale versions. The writes to a document from one
+// process go through its queue: what arrives while a transaction is in flight is committed by the
+// next one, all changes applied in order to one fresh read (document-commit.ts). Each transaction
+// moves the document's head item on condition of the revision read, checks the locales' registration
+// items (registered, fallback epoch unchanged), and writes the versions, the copies the fallback
+// chains serve and the counts of the lists that change (document-plan.ts). A race lost to another
+// process is retried with a fresh read (bounded, jittered): the caller sees 200, or a 412 for a
+// stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, HEAD, META } from '../table.js'
-import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
-import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
-import { headKey, itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { guarded } from './client.js'
+import { DocumentCommitter, type Pending, type WriteGuards } from './document-commit.js'
+import type { Chains, DocumentState } from './document-plan.js'
+import { itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -51,22 +53,22 @@ export interface LocaleGuards {
  */
 export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
 
-/** Attempts of one write before a 503: each lost race re-reads the document and re-applies the change. */
-const WRITE_ATTEMPTS = 10
-
-/** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
-const MAX_TRANSACTION_BYTES = 4_000_000
-
-/** DynamoDB takes at most 100 items in a transaction. */
-const MAX_TRANSACTION_ITEMS = 100
+/** Most changes committed in one batch: bounds the work of one attempt; the rest wait for the next. */
+const MAX_BATCH = 25
 
 export class DocumentStore {
+  private readonly queues = new Map<string, Pending[]>()
+  private readonly committer: DocumentCommitter
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly guards: LocaleGuards,
-    private readonly now: () => string = () => new Date().toISOString(),
-  ) {}
+    guards: LocaleGuards,
+    now: () => string = () => new Date().toISOString(),
+    extraGuards?: WriteGuards,
+  ) {
+    this.committer = new DocumentCommitter(db, tableName, guards, (type, documentId) => this.getDocument(type, documentId), now, extraGuards)
+  }
 
   /** One version, read strongly consistent; undefined when absent or of another type. */
   async getVersion(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
@@ -127,71 +129,39 @@ export class DocumentStore {
   }
 
   /**
-   * Applies `mutation` to a document in one transaction, guarded by the head revision and by
-   * `guardLocale`'s registration item (registered, same fallback epoch). A lost race re-reads and
-   * re-applies; a stale registry is refreshed first (the mutation then meets the new one). `first`
-   * is the state the caller already read for its checks, used by the first attempt.
+   * Applies `mutation` to a document, committed in one transaction guarded by the head revision
+   * and by `guardLocale`'s registration item (registered, same fallback epoch). Changes to one
+   * document from this process are queued and committed together (document-commit.ts): each is
+   * applied to the state the previous ones left, on a fresh read for every attempt. `first` is
+   * the state the caller already read for its checks, used when nothing else is queued.
    */
-  async write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState, rewrite = false): Promise<T> {
-    let state = first
-    let guard = await this.guards.current()
-    for (let attempt = 1; ; attempt++) {
-      state ??= await this.getDocument(type, documentId)
-      const now = this.now()
-      const { versions, result } = mutation(state, now)
-      const items = [this.headMove(type, state), this.localeCheck(guardLocale, guard), ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)]
-      if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
-      // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
-      if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw payloadTooLarge(MAX_TRANSACTION_BYTES)
-      try {
-        if (items.length > 2) await transactWrite(this.db, { TransactItems: items }, 1)
-        return result
-      } catch (error) {
-        if (error instanceof ConditionFailed) {
-          if (error.failedAt(1)) guard = await this.guards.refresh(guardLocale)
-        } else if (!(error instanceof TransactionConflict)) throw error
+  write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState, rewrite = false): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { guardLocale, mutation, rewrite, resolve: resolve as (value: unknown) => void, reject }
+      const queue = this.queues.get(documentId)
+      if (queue !== undefined) {
+        queue.push(pending)
+        return
       }
-      if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
-      state = undefined
-      await new Promise((resolve) => setTimeout(resolve, randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
+      const fresh = [pending]
+      this.queues.set(documentId, fresh)
+      void this.drain(type, documentId, fresh, first)
+    })
+  }
+
+  /** Commits a document's queue batch after batch until it is empty (a batch holds what arrived meanwhile). */
+  private async drain(type: ContentType, documentId: string, queue: Pending[], first: DocumentState | undefined): Promise<void> {
+    let read = first
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH)
+      await this.committer.commit(type, documentId, batch, read)
+      read = undefined
     }
+    this.queues.delete(documentId)
   }
 
   /** Stores a version exactly as given (the benchmark's seeding and the reindex use the same items). */
   itemOf(type: ContentType, version: Version): Record<string, unknown> {
     return versionToItem(type, version)
-  }
-
-  private headMove(type: ContentType, state: DocumentState): TransactItem {
-    const Key = headKey(state.documentId)
-    if (state.headRev === undefined) {
-      return { Put: { TableName: this.tableName, Item: { ...Key, [ATTR.contentType]: type.uid, [ATTR.revision]: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
-    }
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key,
-        UpdateExpression: 'SET #rev = #rev + :one',
-        ConditionExpression: '#rev = :rev',
-        ExpressionAttributeNames: { '#rev': ATTR.revision },
-        ExpressionAttributeValues: { ':rev': state.headRev, ':one': 1 },
-      },
-    }
-  }
-
-  /** The locale is still registered and the fallback chains are those this write was planned with. */
-  private localeCheck(locale: string, { epoch, stored }: LocaleGuard): TransactItem {
-    // Before any registry is stored, the built-in one holds: the check is that none was stored meanwhile.
-    if (!stored) {
-      return { ConditionCheck: { TableName: this.tableName, Key: { documentId: META.config, locale: 'locales' }, ConditionExpression: 'attribute_not_exists(documentId)' } }
-    }
-    return {
-      ConditionCheck: {
-        TableName: this.tableName,
-        Key: { documentId: META.locale, locale },
-        ConditionExpression: 'epoch = :epoch',
-        ExpressionAttributeValues: { ':epoch': epoch },
-      },
-    }
   }
 }

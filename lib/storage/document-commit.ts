@@ -1,0 +1,186 @@
+// Commits a batch of changes to one document as one transaction (group commit). A process hands
+// the store every change to a document that arrives while its previous transaction is in flight;
+// they are applied one after another to one fresh read, so writers in one process never race each
+// other, and a race between processes (or Lambda instances) costs one re-read for the whole batch.
+// The transaction moves the head on condition of the revision read, checks each locale the batch
+// writes in (registered, same fallback epoch), adds the guards of `extraGuards`, and puts or deletes
+// what the change needs (document-plan.ts).
+import { randomInt } from 'node:crypto'
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import type { ContentType } from '../content-types.js'
+import { payloadTooLarge, serviceUnavailable } from '../errors.js'
+import { ATTR, META } from '../table.js'
+import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
+import { planWrites, type DocumentState, type TransactItem } from './document-plan.js'
+import { headKey, type Version } from './items.js'
+import type { LocaleGuard, LocaleGuards, Mutation } from './documents.js'
+
+/**
+ * Extra items a write's transaction must hold (e.g. guard items of unique values), from the
+ * document as read and its versions afterwards; `failure` is the answer when one of their
+ * conditions fails for a single change.
+ */
+export type WriteGuards = (type: ContentType, before: DocumentState, after: readonly Version[]) => { items: TransactItem[]; failure: () => Error }
+
+/** One change waiting in a document's queue, with the promise to settle once it is committed. */
+export interface Pending {
+  readonly guardLocale: string
+  readonly mutation: Mutation<unknown>
+  readonly rewrite: boolean
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+/** Attempts of one batch before a 503: each lost race re-reads the document and re-applies every change. */
+const WRITE_ATTEMPTS = 10
+
+/** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
+const MAX_TRANSACTION_BYTES = 4_000_000
+
+/** DynamoDB takes at most 100 items in a transaction. */
+const MAX_TRANSACTION_ITEMS = 100
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
+
+/** A batch too large for one transaction: its changes are committed one by one instead. */
+class TooLarge extends Error {
+  constructor(readonly single: Error) {
+    super(single.message)
+  }
+}
+
+/** A guard of `extraGuards` failed in a batch of several changes: which one is unknown, so they go one by one. */
+class GuardFailed extends Error {}
+
+export class DocumentCommitter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly guards: LocaleGuards,
+    private readonly read: (type: ContentType, documentId: string) => Promise<DocumentState>,
+    private readonly now: () => string,
+    private readonly extraGuards: WriteGuards | undefined,
+  ) {}
+
+  /**
+   * Commits `batch` (in arrival order) and settles each change: its result once committed, or its
+   * own error (404, 409, 412, ...), which leaves the others untouched. `first` is a read the caller
+   * already made, used by the first attempt.
+   */
+  async commit(type: ContentType, documentId: string, batch: Pending[], first: DocumentState | undefined): Promise<void> {
+    try {
+      const outcomes = await this.attempt(type, documentId, batch, first)
+      batch.forEach((pending, i) => settle(pending, outcomes[i]!))
+    } catch (error) {
+      if ((error instanceof TooLarge || error instanceof GuardFailed) && batch.length > 1) {
+        for (const pending of batch) await this.commit(type, documentId, [pending], undefined)
+        return
+      }
+      const reason = error instanceof TooLarge ? error.single : error
+      batch.forEach((pending) => pending.reject(reason))
+    }
+  }
+
+  private async attempt(type: ContentType, documentId: string, batch: Pending[], first: DocumentState | undefined): Promise<Outcome[]> {
+    let state = first
+    let guard = await this.guards.current()
+    const refused = new Map<Pending, unknown>() // changes whose locale was unregistered meanwhile (400)
+    let lostToCommit = false
+    for (let attempt = 1; ; attempt++) {
+      state ??= await this.read(type, documentId)
+      const now = this.now()
+      const live = batch.filter((pending) => !refused.has(pending))
+      const { versions, outcomes } = applyAll(state, live, now)
+      const written = [...new Set(live.filter((_, i) => outcomes[i]!.ok).map((pending) => pending.guardLocale))]
+      const rewrite = live.some((pending) => pending.rewrite)
+      const plan = planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)
+      const extra = plan.length === 0 || this.extraGuards === undefined ? undefined : this.extraGuards(type, state, versions)
+      const items = [this.headMove(type, state), ...written.map((locale) => this.localeCheck(locale, guard)), ...(extra?.items ?? []), ...plan]
+      if (plan.length > 0) {
+        if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(new Error(`a write of ${items.length} items exceeds one transaction`))
+        // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
+        if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))
+      }
+      try {
+        if (plan.length > 0) await transactWrite(this.db, { TransactItems: items }, 1)
+        return batch.map((pending) => (refused.has(pending) ? { ok: false, error: refused.get(pending) } : outcomes[live.indexOf(pending)]!))
+      } catch (error) {
+        lostToCommit = error instanceof ConditionFailed && error.failedAt(0)
+        if (error instanceof ConditionFailed) {
+          const failed = written.filter((_, i) => error.failedAt(1 + i))
+          for (const locale of failed) {
+            try {
+              guard = await this.guards.refresh(locale)
+            } catch (refusal) {
+              for (const pending of live) if (pending.guardLocale === locale) refused.set(pending, refusal)
+            }
+          }
+          const extraFailed = (extra?.items ?? []).some((_, i) => error.failedAt(1 + written.length + i))
+          if (extraFailed) {
+            if (live.length > 1) throw new GuardFailed()
+            throw extra!.failure()
+          }
+        } else if (!(error instanceof TransactionConflict)) throw error
+      }
+      if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
+      state = undefined
+      // A head that moved is another process's committed write: re-read at once. A conflict with a
+      // transaction still in flight backs off (jittered, growing).
+      await new Promise((resolve) => setTimeout(resolve, lostToCommit ? randomInt(0, 5) : randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
+    }
+  }
+
+  private headMove(type: ContentType, state: DocumentState): TransactItem {
+    const Key = headKey(state.documentId)
+    if (state.headRev === undefined) {
+      return { Put: { TableName: this.tableName, Item: { ...Key, [ATTR.contentType]: type.uid, [ATTR.revision]: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+    }
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key,
+        UpdateExpression: 'SET #rev = #rev + :one',
+        ConditionExpression: '#rev = :rev',
+        ExpressionAttributeNames: { '#rev': ATTR.revision },
+        ExpressionAttributeValues: { ':rev': state.headRev, ':one': 1 },
+      },
+    }
+  }
+
+  /** The locale is still registered and the fallback chains are those this write was planned with. */
+  private localeCheck(locale: string, { epoch, stored }: LocaleGuard): TransactItem {
+    // Before any registry is stored, the built-in one holds: the check is that none was stored meanwhile.
+    if (!stored) {
+      return { ConditionCheck: { TableName: this.tableName, Key: { documentId: META.config, locale: 'locales' }, ConditionExpression: 'attribute_not_exists(documentId)' } }
+    }
+    return {
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: { documentId: META.locale, locale },
+        ConditionExpression: 'epoch = :epoch',
+        ExpressionAttributeValues: { ':epoch': epoch },
+      },
+    }
+  }
+}
+
+/** Applies each change to the versions the previous ones left; a change that throws leaves them as they were. */
+function applyAll(state: DocumentState, batch: readonly Pending[], now: string): { versions: readonly Version[]; outcomes: Outcome[] } {
+  let versions = state.versions
+  const outcomes: Outcome[] = []
+  for (const pending of batch) {
+    try {
+      const change = pending.mutation({ ...state, versions }, now)
+      versions = change.versions
+      outcomes.push({ ok: true, value: change.result })
+    } catch (error) {
+      outcomes.push({ ok: false, error })
+    }
+  }
+  return { versions, outcomes }
+}
+
+function settle(pending: Pending, outcome: Outcome): void {
+  if (outcome.ok) pending.resolve(outcome.value)
+  else pending.reject(outcome.error)
+}
