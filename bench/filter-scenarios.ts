@@ -5,7 +5,7 @@ import { article } from '../lib/content-types.js'
 import { collatorFor } from '../lib/query/sort.js'
 import { indexKey, keyKindOf } from '../lib/storage/index-keys.js'
 import { slotOf, type KeyRange } from './floor.js'
-import { orders, PAGE, samePage, send, type BenchContext, type Scenario } from './scenarios.js'
+import { orders, PAGE, samePage, send, type BenchContext, type Scenario } from './requests.js'
 import { CATEGORIES } from './seed.js'
 
 /** The key range of one value on a field's slot, as the store encodes keys for `locale`'s list. */
@@ -26,24 +26,24 @@ export function filterScenarios(ctx: BenchContext): Scenario[] {
   let slug = ''
   const category = CATEGORIES[0]!
   const overBudget = n > maxScan
-  const filtered = (kind: string, label: string, query: string, answer: () => Promise<string>): Scenario => ({
+  const filtered = (kind: string, label: string, query: () => string, answer: () => Promise<string>): Scenario => ({
     kind, label, write: false,
-    app: () => send(app, 'GET', `/api/articles?${query}`, 200),
+    app: () => send(app, 'GET', `/api/articles?${query()}`, 200),
     floor: answer,
     check: samePage('floor', true),
   })
   return [
     {
-      ...filtered('filter-slug', 'filters[slug][$eq]=<one slug>', '', () => floor.filteredPage('en', slotOf('slug'), [point('slug', slug)], (v) => v.slug === slug, byId, PAGE)),
+      ...filtered('filter-slug', 'filters[slug][$eq]=<one slug>', () => `filters[slug][$eq]=${encodeURIComponent(slug)}`,
+        () => floor.filteredPage('en', slotOf('slug'), [point('slug', slug)], (v) => v.slug === slug, byId, PAGE)),
       prepare: async () => {
         const { data } = JSON.parse(await send(app, 'GET', `/api/articles/${documentIds[Math.floor(documentIds.length / 3)]}?locale=en`, 200)) as { data: { slug: string } | { slug: string }[] }
         slug = (Array.isArray(data) ? data[0] : data)!.slug
       },
-      app: () => send(app, 'GET', `/api/articles?filters[slug][$eq]=${encodeURIComponent(slug)}`, 200),
     },
-    filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, `filters[category][$eq]=${category}&sort=title`,
+    filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, () => `filters[category][$eq]=${category}&sort=title`,
       () => floor.filteredPage('en', slotOf('category'), [point('category', category)], (v) => v.category === category, byTitle, PAGE)),
-    filtered('filter-views-between', 'filters[views][$between]=10,12', 'filters[views][$between][0]=10&filters[views][$between][1]=12',
+    filtered('filter-views-between', 'filters[views][$between]=10,12', () => 'filters[views][$between][0]=10&filters[views][$between][1]=12',
       () => floor.filteredPage('en', slotOf('views'), [between('views', 10, 12)], (v) => Number(v.views) >= 10 && Number(v.views) <= 12, byId, PAGE)),
     overBudget
       ? {
@@ -52,7 +52,7 @@ export function filterScenarios(ctx: BenchContext): Scenario[] {
         floor: () => floor.listValidator('en'),
         check: (text: string) => { if (!text.includes('maxScan')) throw new Error(`400 does not name the budget: ${text.slice(0, 200)}`) },
       }
-      : filtered('filter-containsi', `filters[title][$containsi]=x (one pass, N <= maxScan ${maxScan})`, 'filters[title][$containsi]=x',
+      : filtered('filter-containsi', `filters[title][$containsi]=x (one pass, N <= maxScan ${maxScan})`, () => 'filters[title][$containsi]=x',
         () => floor.filteredPage('en', slotOf('id'), 'all', (v) => String(v.title).toLowerCase().includes('x'), byId, PAGE)),
   ]
 }

@@ -11,9 +11,29 @@ import type { ContentType } from '../content-types.js'
 import { payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, META } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
-import { planWrites, type DocumentState, type TransactItem } from './document-plan.js'
+import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
-import type { LocaleGuard, LocaleGuards, Mutation } from './documents.js'
+
+/** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
+export interface LocaleGuard {
+  readonly epoch: number
+  /** False while the registry was never stored (the built-in `en` only): no registration items exist yet. */
+  readonly stored: boolean
+  readonly chains: Chains
+}
+
+/** The locale registry as the store sees it: the cached view, and a fresh one after a failed guard. */
+export interface LocaleGuards {
+  current(): Promise<LocaleGuard>
+  /** A fresh read after `locale`'s guard failed: 400 when it is no longer registered. */
+  refresh(locale: string): Promise<LocaleGuard>
+}
+
+/**
+ * A change to a document: given the document as read (fresh on every attempt), the versions it
+ * should have afterwards and the version to answer with. It may throw an ApiError (404, 409, 412).
+ */
+export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
 
 /**
  * Extra items a write's transaction must hold (e.g. guard items of unique values), from the

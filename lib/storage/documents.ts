@@ -11,8 +11,8 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { ContentType } from '../content-types.js'
 import { ATTR, HEAD, META } from '../table.js'
 import { guarded } from './client.js'
-import { DocumentCommitter, type Pending, type WriteGuards } from './document-commit.js'
-import type { Chains, DocumentState } from './document-plan.js'
+import { DocumentCommitter, type LocaleGuards, type Mutation, type Pending, type WriteGuards } from './document-commit.js'
+import type { DocumentState } from './document-plan.js'
 import { itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
@@ -32,26 +32,6 @@ export function singleTypeDocumentId(type: ContentType): string {
 
 export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 
-/** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
-export interface LocaleGuard {
-  readonly epoch: number
-  /** False while the registry was never stored (the built-in `en` only): no registration items exist yet. */
-  readonly stored: boolean
-  readonly chains: Chains
-}
-
-/** The locale registry as the store sees it: the cached view, and a fresh one after a failed guard. */
-export interface LocaleGuards {
-  current(): Promise<LocaleGuard>
-  /** A fresh read after `locale`'s guard failed: 400 when it is no longer registered. */
-  refresh(locale: string): Promise<LocaleGuard>
-}
-
-/**
- * A change to a document: given the document as read (fresh on every attempt), the versions it
- * should have afterwards and the version to answer with. It may throw an ApiError (404, 409, 412).
- */
-export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
 
 /** Most changes committed in one batch: bounds the work of one attempt; the rest wait for the next. */
 const MAX_BATCH = 25
