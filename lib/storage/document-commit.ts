@@ -1,17 +1,18 @@
-// Commits a batch of changes to one document as one transaction (group commit). A process hands
-// the store every change to a document that arrives while its previous transaction is in flight;
-// they are applied one after another to one fresh read, so writers in one process never race each
-// other, and a race between processes (or Lambda instances) costs one re-read for the whole batch.
-// The transaction moves the head on condition of the revision read, checks each locale the batch
-// writes in (registered, same fallback epoch), adds the guards of `extraGuards`, and puts or deletes
-// what the change needs (document-plan.ts).
+// Commits batches of changes as one transaction (group commit). A process hands the store every
+// change to a document that arrives while its previous transaction is in flight; they are applied
+// one after another to one fresh read, so writers in one process never race each other, and a race
+// between processes (or Lambda instances) costs one re-read for the whole batch. New documents
+// created at the same time are committed together too, each count item updated once.
+// The transaction moves each document's head on condition of the revision read, checks each locale
+// the batch writes in (registered, same fallback epoch), adds the guards of `extraGuards`, and puts
+// or deletes what the changes need (document-plan.ts).
 import { randomInt } from 'node:crypto'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
 import { payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, META } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
-import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
+import { countUpdates, planChanges, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
@@ -42,6 +43,13 @@ export type Mutation<T> = (state: DocumentState, now: string) => { versions: rea
  */
 export type WriteGuards = (type: ContentType, before: DocumentState, after: readonly Version[]) => { items: TransactItem[]; failure: () => Error }
 
+/** The changes to one document in a batch, in arrival order, and the read to apply them to (undefined: read it). */
+export interface Group {
+  readonly documentId: string
+  readonly changes: readonly Pending[]
+  state: DocumentState | undefined
+}
+
 /** One change waiting in a document's queue, with the promise to settle once it is committed. */
 export interface Pending {
   readonly guardLocale: string
@@ -51,7 +59,7 @@ export interface Pending {
   reject(error: unknown): void
 }
 
-/** Attempts of one batch before a 503: each lost race re-reads the document and re-applies every change. */
+/** Attempts of one batch before a 503: each lost race re-reads the documents and re-applies every change. */
 const WRITE_ATTEMPTS = 10
 
 /** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
@@ -83,69 +91,91 @@ export class DocumentCommitter {
   ) {}
 
   /**
-   * Commits `batch` (in arrival order) and settles each change: its result once committed, or its
-   * own error (404, 409, 412, ...), which leaves the others untouched. `first` is a read the caller
-   * already made, used by the first attempt.
+   * Commits `groups` in one transaction and settles each change: its result once committed, or its
+   * own error (404, 409, 412, ...), which leaves the others untouched. A batch too large for one
+   * transaction is committed document by document, then change by change.
    */
-  async commit(type: ContentType, documentId: string, batch: Pending[], first: DocumentState | undefined): Promise<void> {
+  async commit(type: ContentType, groups: Group[]): Promise<void> {
+    const changes = groups.flatMap((group) => group.changes)
     try {
-      const outcomes = await this.attempt(type, documentId, batch, first)
-      batch.forEach((pending, i) => settle(pending, outcomes[i]!))
+      const outcomes = await this.attempt(type, groups)
+      changes.forEach((pending, i) => settle(pending, outcomes.get(pending) ?? { ok: false, error: new Error(`change ${i} not settled`) }))
     } catch (error) {
-      if ((error instanceof TooLarge || error instanceof GuardFailed) && batch.length > 1) {
-        for (const pending of batch) await this.commit(type, documentId, [pending], undefined)
+      if ((error instanceof TooLarge || error instanceof GuardFailed) && changes.length > 1) {
+        const parts = groups.length > 1 ? groups.map((group) => [group]) : changes.map((pending) => [{ documentId: groups[0]!.documentId, changes: [pending], state: undefined }])
+        for (const part of parts) await this.commit(type, part)
         return
       }
       const reason = error instanceof TooLarge ? error.single : error
-      batch.forEach((pending) => pending.reject(reason))
+      changes.forEach((pending) => pending.reject(reason))
     }
   }
 
-  private async attempt(type: ContentType, documentId: string, batch: Pending[], first: DocumentState | undefined): Promise<Outcome[]> {
-    let state = first
+  private async attempt(type: ContentType, groups: Group[]): Promise<Map<Pending, Outcome>> {
     let guard = await this.guards.current()
     const refused = new Map<Pending, unknown>() // changes whose locale was unregistered meanwhile (400)
-    let lostToCommit = false
     for (let attempt = 1; ; attempt++) {
-      state ??= await this.read(type, documentId)
+      await Promise.all(groups.map(async (group) => void (group.state ??= await this.read(type, group.documentId))))
       const now = this.now()
-      const live = batch.filter((pending) => !refused.has(pending))
-      const { versions, outcomes } = applyAll(state, live, now)
-      const written = [...new Set(live.filter((_, i) => outcomes[i]!.ok).map((pending) => pending.guardLocale))]
-      const rewrite = live.some((pending) => pending.rewrite)
-      const plan = planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite)
-      const extra = plan.length === 0 || this.extraGuards === undefined ? undefined : this.extraGuards(type, state, versions)
-      const items = [this.headMove(type, state), ...written.map((locale) => this.localeCheck(locale, guard)), ...(extra?.items ?? []), ...plan]
-      if (plan.length > 0) {
+      const outcomes = new Map<Pending, Outcome>([...refused].map(([pending, error]) => [pending, { ok: false, error }]))
+      const heads: TransactItem[] = []
+      const headed: Group[] = [] // the groups that write, in the order of their head items
+      const extras: TransactItem[] = []
+      const changed: TransactItem[] = []
+      const lists = new Map<string, number>()
+      const failures: (() => Error)[] = []
+      for (const group of groups) {
+        const state = group.state!
+        const live = group.changes.filter((pending) => !refused.has(pending))
+        const versions = applyAll(state, live, now, outcomes)
+        const plan = planChanges(type, this.tableName, state, versions, guard.chains, live.some((pending) => pending.rewrite))
+        if (plan.items.length === 0 && plan.lists.size === 0) continue
+        heads.push(this.headMove(type, state))
+        headed.push(group)
+        changed.push(...plan.items)
+        for (const [list, delta] of plan.lists) lists.set(list, (lists.get(list) ?? 0) + delta)
+        const extra = this.extraGuards?.(type, state, versions)
+        extras.push(...(extra?.items ?? []))
+        if (extra !== undefined) failures.push(...extra.items.map(() => extra.failure))
+      }
+      const written = [...new Set(groups.flatMap((group) => group.changes).filter((pending) => outcomes.get(pending)?.ok === true).map((pending) => pending.guardLocale))]
+      const checks = written.map((locale) => this.localeCheck(locale, guard))
+      const items = [...heads, ...checks, ...extras, ...changed, ...countUpdates(type, this.tableName, lists, now)]
+      const writes = changed.length + lists.size > 0
+      if (writes) {
         if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(new Error(`a write of ${items.length} items exceeds one transaction`))
         // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
         if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))
       }
+      let lostToCommit = false
       try {
-        if (plan.length > 0) await transactWrite(this.db, { TransactItems: items }, 1)
-        return batch.map((pending) => (refused.has(pending) ? { ok: false, error: refused.get(pending) } : outcomes[live.indexOf(pending)]!))
+        if (writes) await transactWrite(this.db, { TransactItems: items }, 1)
+        return outcomes
       } catch (error) {
-        lostToCommit = error instanceof ConditionFailed && error.failedAt(0)
         if (error instanceof ConditionFailed) {
-          const failed = written.filter((_, i) => error.failedAt(1 + i))
-          for (const locale of failed) {
+          // A head that moved is another process's committed write: that document is read again at once.
+          headed.forEach((group, g) => {
+            if (error.failedAt(g)) group.state = undefined
+          })
+          lostToCommit = groups.some((group) => group.state === undefined)
+          for (const locale of written.filter((_, i) => error.failedAt(heads.length + i))) {
             try {
               guard = await this.guards.refresh(locale)
             } catch (refusal) {
-              for (const pending of live) if (pending.guardLocale === locale) refused.set(pending, refusal)
+              for (const pending of groups.flatMap((group) => group.changes)) if (pending.guardLocale === locale) refused.set(pending, refusal)
             }
           }
-          const extraFailed = (extra?.items ?? []).some((_, i) => error.failedAt(1 + written.length + i))
-          if (extraFailed) {
-            if (live.length > 1) throw new GuardFailed()
-            throw extra!.failure()
+          const extraFailed = failures.findIndex((_, i) => error.failedAt(heads.length + checks.length + i))
+          if (extraFailed >= 0) {
+            if (groups.flatMap((group) => group.changes).length > 1) throw new GuardFailed()
+            throw failures[extraFailed]!()
           }
         } else if (!(error instanceof TransactionConflict)) throw error
       }
       if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
-      state = undefined
-      // A head that moved is another process's committed write: re-read at once. A conflict with a
-      // transaction still in flight backs off (jittered, growing).
+      if (!lostToCommit) for (const group of groups) group.state = undefined
+      // Another process's committed write is re-read at once; a conflict with a transaction still in
+      // flight backs off (jittered, growing).
       await new Promise((resolve) => setTimeout(resolve, lostToCommit ? randomInt(0, 5) : randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
     }
   }
@@ -184,20 +214,22 @@ export class DocumentCommitter {
   }
 }
 
-/** Applies each change to the versions the previous ones left; a change that throws leaves them as they were. */
-function applyAll(state: DocumentState, batch: readonly Pending[], now: string): { versions: readonly Version[]; outcomes: Outcome[] } {
+/**
+ * Applies each change to the versions the previous ones left, recording its outcome; a change that
+ * throws leaves them as they were.
+ */
+function applyAll(state: DocumentState, batch: readonly Pending[], now: string, outcomes: Map<Pending, Outcome>): readonly Version[] {
   let versions = state.versions
-  const outcomes: Outcome[] = []
   for (const pending of batch) {
     try {
       const change = pending.mutation({ ...state, versions }, now)
       versions = change.versions
-      outcomes.push({ ok: true, value: change.result })
+      outcomes.set(pending, { ok: true, value: change.result })
     } catch (error) {
-      outcomes.push({ ok: false, error })
+      outcomes.set(pending, { ok: false, error })
     }
   }
-  return { versions, outcomes }
+  return versions
 }
 
 function settle(pending: Pending, outcome: Outcome): void {

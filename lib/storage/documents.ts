@@ -36,8 +36,19 @@ export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 /** Most changes committed in one batch: bounds the work of one attempt; the rest wait for the next. */
 const MAX_BATCH = 25
 
+/** Most new documents committed in one transaction (each 2 items, more with fallback chains; a batch too large goes one by one). */
+const MAX_CREATES = 16
+
+/** A new document waiting to be created. */
+interface Created {
+  readonly documentId: string
+  readonly pending: Pending
+}
+
 export class DocumentStore {
   private readonly queues = new Map<string, Pending[]>()
+  private readonly creates = new Map<string, Created[]>()
+  private readonly idWaiters = new Map<string, { resolve(id: number): void; reject(error: unknown): void }[]>()
   private readonly committer: DocumentCommitter
 
   constructor(
@@ -93,19 +104,76 @@ export class DocumentStore {
     return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served }
   }
 
-  /** The next id of a content type (ids are unique per type across locales, increasing). */
-  async nextId(type: ContentType): Promise<number> {
+  /**
+   * The next id of a content type (ids are unique per type across locales, increasing). Calls
+   * that arrive while one is in flight share the next counter update, each taking one id of it.
+   */
+  nextId(type: ContentType): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const waiting = this.idWaiters.get(type.uid)
+      if (waiting !== undefined) {
+        waiting.push({ resolve, reject })
+        return
+      }
+      const fresh = [{ resolve, reject }]
+      this.idWaiters.set(type.uid, fresh)
+      void this.drainIds(type, fresh)
+    })
+  }
+
+  private async drainIds(type: ContentType, queue: { resolve(id: number): void; reject(error: unknown): void }[]): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0)
+      try {
+        const last = await this.addToSequence(type, batch.length)
+        batch.forEach((waiter, i) => waiter.resolve(last - batch.length + 1 + i))
+      } catch (error) {
+        batch.forEach((waiter) => waiter.reject(error))
+      }
+    }
+    this.idWaiters.delete(type.uid)
+  }
+
+  /** Moves the type's id counter on by `count`; the answer is the last id taken. */
+  private async addToSequence(type: ContentType, count: number): Promise<number> {
     const { Attributes: updated } = await guarded(() =>
       this.db.send(new UpdateCommand({
         TableName: this.tableName,
         Key: { documentId: META.sequence, locale: type.uid },
-        UpdateExpression: 'ADD #n :one',
+        UpdateExpression: 'ADD #n :count',
         ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':one': 1 },
+        ExpressionAttributeValues: { ':count': count },
         ReturnValues: 'UPDATED_NEW',
       })),
     )
     return Number(updated?.n)
+  }
+
+  /**
+   * Creates a new document (a POST): `mutation` is applied to its empty state. New documents of a
+   * type created while a create is in flight in this process are committed together, in one
+   * transaction (each count item moved once for all of them).
+   */
+  create<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const created: Created = { documentId, pending: { guardLocale, mutation, rewrite: false, resolve: resolve as (value: unknown) => void, reject } }
+      const queue = this.creates.get(type.uid)
+      if (queue !== undefined) {
+        queue.push(created)
+        return
+      }
+      const fresh = [created]
+      this.creates.set(type.uid, fresh)
+      void this.drainCreates(type, fresh)
+    })
+  }
+
+  private async drainCreates(type: ContentType, queue: Created[]): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_CREATES)
+      await this.committer.commit(type, batch.map(({ documentId, pending }) => ({ documentId, changes: [pending], state: { documentId, headRev: undefined, versions: [], served: new Map() } })))
+    }
+    this.creates.delete(type.uid)
   }
 
   /**
@@ -134,7 +202,7 @@ export class DocumentStore {
     let read = first
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH)
-      await this.committer.commit(type, documentId, batch, read)
+      await this.committer.commit(type, [{ documentId, changes: batch, state: read }])
       read = undefined
     }
     this.queues.delete(documentId)

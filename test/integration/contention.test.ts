@@ -124,4 +124,27 @@ describe('contention on one document', () => {
     const last = accepted.reduce((a, b) => (b.rev > a.rev ? b : a))
     expect(stored).toMatchObject({ title: last.data.title, views: last.data.views })
   })
+
+  it('commits parallel creates together: 40 POSTs in three locales, fewer transactions than documents, unique ids, exact totals', async () => {
+    const locales = ['en', 'fr', 'de']
+    const totals = async () => Promise.all(locales.map(async (locale) => (await json(await ctx.request('GET', `/api/articles?locale=${locale}&pagination[pageSize]=1`))).meta.pagination.total))
+    const before = await totals()
+    let transactions = 0
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      if (context.commandName === 'TransactWriteItemsCommand') transactions += 1
+      return next(args)
+    }, { step: 'initialize', name: 'barrier', override: true })
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      ctx.request('POST', `/api/articles?locale=${locales[i % 3]}`, { token: key, body: { data: { title: `new ${i}`, views: i } } })))
+    expect(responses.map((response) => response.status)).toEqual(Array(40).fill(200))
+    const created: Doc[] = await Promise.all(responses.map(async (response) => (await json(response)).data))
+    expect(new Set(created.map((doc) => doc.id)).size).toBe(40)
+    expect(transactions).toBeLessThan(40)
+    for (const doc of created) {
+      const [stored] = (await json(await ctx.request('GET', `/api/articles/${doc.documentId}?locale=${doc.locale}`))).data
+      expect(stored).toMatchObject({ id: doc.id, title: doc.title, views: doc.views })
+    }
+    expect(await totals()).toEqual(before.map((total, i) => total + created.filter((doc) => doc.locale === locales[i]).length))
+    await expectStorageInvariants(ctx)
+  })
 })
