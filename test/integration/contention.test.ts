@@ -147,4 +147,18 @@ describe('contention on one document', () => {
     expect(await totals()).toEqual(before.map((total, i) => total + created.filter((doc) => doc.locale === locales[i]).length))
     await expectStorageInvariants(ctx)
   })
+
+  it('answers 200 to 12 writers on one document in 12 processes at once (Lambda instances serve one request each)', async () => {
+    const created = await ctx.request('POST', '/api/articles?locale=en', { token: key, body: { data: { title: 'many', views: 0 } } })
+    const { documentId } = (await json(created)).data
+    const instances = [ctx, ...Array.from({ length: 11 }, () => createPeer(ctx))]
+    for (let round = 0; round < 2; round++) {
+      holdWrites(ctx, documentId, instances.length, 3000)
+      const responses = await Promise.all(instances.map((instance, i) => instance.request('PUT', `/api/articles/${documentId}?locale=en`, { token: key, body: { data: { views: round * 100 + i + 1 } } })))
+      ctx.db.middlewareStack.remove('barrier')
+      expect({ round, statuses: responses.map((response) => response.status) }).toEqual({ round, statuses: instances.map(() => 200) })
+    }
+    // Each of the 24 writes moved the version once.
+    expect(revOf((await ctx.request('GET', `/api/articles/${documentId}?locale=en`)).headers.get('etag'))).toBe(1 + 24)
+  }, 60_000)
 })
