@@ -59,16 +59,8 @@ export interface Pending {
   reject(error: unknown): void
 }
 
-/**
- * Attempts of one batch that lose to a transaction still in flight (a conflict: nobody committed)
- * before a 503. Losing to a committed write (the head moved) is progress, not a failure: it is
- * re-read and re-applied at once, for as long as WRITE_DEADLINE_MS, so N writers on one document in N
- * processes (Lambda instances, each one request at a time) all commit.
- */
+/** Attempts of one batch before a 503: each lost race re-reads the documents and re-applies every change. */
 const WRITE_ATTEMPTS = 10
-
-/** How long a batch keeps re-applying itself after losing to committed writes, before a 503. */
-const WRITE_DEADLINE_MS = 10_000
 
 /** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
 const MAX_TRANSACTION_BYTES = 4_000_000
@@ -122,10 +114,7 @@ export class DocumentCommitter {
   private async attempt(type: ContentType, groups: Group[]): Promise<Map<Pending, Outcome>> {
     let guard = await this.guards.current()
     const refused = new Map<Pending, unknown>() // changes whose locale was unregistered meanwhile (400)
-    const deadline = Date.now() + WRITE_DEADLINE_MS
-    let attempt = 0
-    let losses = 0
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       await Promise.all(groups.map(async (group) => void (group.state ??= await this.read(type, group.documentId))))
       const now = this.now()
       const outcomes = new Map<Pending, Outcome>([...refused].map(([pending, error]) => [pending, { ok: false, error }]))
@@ -183,13 +172,11 @@ export class DocumentCommitter {
           }
         } else if (!(error instanceof TransactionConflict)) throw error
       }
-      if (!lostToCommit) attempt += 1
-      losses += 1
-      if (attempt >= WRITE_ATTEMPTS || Date.now() > deadline) throw serviceUnavailable()
-      // The first loss is re-applied at once (with two writers, the other one has just committed);
-      // then full jitter, growing with every loss: many writers that lost together spread out
-      // instead of racing again at once (only one of them can win each time).
-      await new Promise((resolve) => setTimeout(resolve, losses === 1 ? randomInt(0, 5) : randomInt(0, 10 * 2 ** Math.min(losses - 1, 5) + 1)))
+      if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
+      if (!lostToCommit) for (const group of groups) group.state = undefined
+      // Another process's committed write is re-read at once; a conflict with a transaction still in
+      // flight backs off (jittered, growing).
+      await new Promise((resolve) => setTimeout(resolve, lostToCommit ? randomInt(0, 5) : randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
     }
   }
 
