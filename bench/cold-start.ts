@@ -4,13 +4,14 @@
 // stack gives its functions (several times each, interleaved, the median reported), and the import
 // once more with NODE_OPTIONS=--enable-source-maps, to show what loading the source maps would cost.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { build, type BuildOptions } from 'esbuild'
 import { ESBUILD_OPTIONS } from '../infra/content-api-stack.js'
+import { DEFAULT_CONTENT_TYPES_DIR } from '../lib/schema/load.js'
 import { percentile } from './measure.js'
 
 const run = promisify(execFile)
@@ -32,6 +33,8 @@ export interface ColdTarget {
   readonly path: string
   readonly resource: string
   readonly headers?: Record<string, string>
+  /** Environment of this function only (a content function's CONTENT_TYPE). */
+  readonly env?: Record<string, string>
 }
 
 export interface ColdResult {
@@ -81,6 +84,8 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
       const bytes = await bundle(target, STACK_BUNDLING, file)
       const mapBytes = STACK_BUNDLING.sourcemap === true ? (await stat(`${file}.map`)).size : 0
       const mainFirstBytes = await bundle(target, MAIN_FIRST_BUNDLING, join(dir, 'main-first', target.name, 'index.mjs'))
+      // As the stack's bundling hook does: the schema folder beside the bundle, which every function reads.
+      await cp(DEFAULT_CONTENT_TYPES_DIR, join(dir, target.name, 'content-types'), { recursive: true })
       bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[], mappedImports: [] as number[] })
     }
     const child = join(ROOT, 'bench', 'cold-start-child.mjs')
@@ -96,8 +101,8 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
     }
     for (let round = 0; round < runs; round++) {
       for (const b of bundles) {
-        b.timings.push(await coldStart(b, childEnv))
-        b.mappedImports.push((await coldStart(b, mappedEnv)).importMs)
+        b.timings.push(await coldStart(b, { ...childEnv, ...b.target.env }))
+        b.mappedImports.push((await coldStart(b, { ...mappedEnv, ...b.target.env })).importMs)
       }
     }
     const median = (values: number[]) => Number(percentile([...values].sort((a, b) => a - b), 50).toFixed(1))

@@ -11,7 +11,7 @@ import {
   BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import type { Attributes } from '../lib/body.js'
-import { article } from '../lib/content-types.js'
+import { article } from './types.js'
 import { applyChanges, countKey, itemToVersion, versionToItem, type Version } from '../lib/storage/items.js'
 import { HEAD, INDEX, META, indexedFields, listKey, servedList, slotIndex, slotKey } from '../lib/table.js'
 

@@ -17,6 +17,7 @@ import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
+import { types } from './types.js'
 
 const LOCALES = ['en', 'fr', 'de'] as const
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 20)
@@ -181,7 +182,7 @@ async function main(): Promise<void> {
   const config = parseConfig({ tableName: 'load-content', rest: {}, cacheTtlMs: 5000 })
   const db = createDocumentClient({ region: 'us-east-1', endpoint: local.endpoint })
   await ensureTable(db, config.tableName)
-  const app = createServerApp(createServices(db, config, { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) }))
+  const app = createServerApp(createServices(db, config, { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) }, types))
   let active = 0
   const fetchCounted = async (request: Request) => {
     active++

@@ -19,6 +19,7 @@ import { Floor } from './floor.js'
 import { writeResults } from './report.js'
 import type { BenchResults, SizeResult } from './results.js'
 import { send } from './requests.js'
+import { types } from './types.js'
 import { checkRegistration, seedArticles } from './seed.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
@@ -41,8 +42,8 @@ const REGION = 'us-east-1'
 const COLD_RUNS = 5
 const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000 }
 const COLD_TARGETS: ColdTarget[] = [
-  { name: 'article', entry: 'functions/article.ts', path: '/api/articles', resource: '/api/articles' },
-  { name: 'homepage', entry: 'functions/homepage.ts', path: '/api/homepage', resource: '/api/homepage' },
+  { name: 'article', entry: 'functions/content.ts', path: '/api/articles', resource: '/api/articles', env: { CONTENT_TYPE: 'api::article.article' } },
+  { name: 'homepage', entry: 'functions/content.ts', path: '/api/homepage', resource: '/api/homepage', env: { CONTENT_TYPE: 'api::homepage.homepage' } },
   { name: 'locales', entry: 'functions/locales.ts', path: '/api/i18n/locales', resource: '/api/i18n/locales' },
   { name: 'admin', entry: 'functions/admin.ts', path: '/admin/i18n/locales', resource: '/admin/{proxy+}', headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } },
   { name: 'bare', entry: 'bench/bare-handler.ts', path: '/api/articles', resource: '/api/articles' },
@@ -67,9 +68,9 @@ async function main(): Promise<void> {
     // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
     // cost of a request answered from nothing the process kept.
     const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
-    const app = createServerApp(createServices(db, config, secrets))
-    const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets))
-    const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets))
+    const app = createServerApp(createServices(db, config, secrets, types))
+    const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
+    const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
     for (const code of LOCALES.slice(1)) await send(app, 'POST', '/admin/i18n/locales', 201, { token: ADMIN_TOKEN, body: { code } })
     await checkRegistration(seeder, TABLE_NAME, LOCALES)
     const created = await send(app, 'POST', '/admin/api-tokens', 201, { token: ADMIN_TOKEN, body: { name: 'bench', type: 'full-access' } })
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
       sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
     }
-    const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets)
+    const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
     const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, AWS_REGION: REGION }
     const coldStarts = await measureColdStarts(COLD_TARGETS, env, COLD_RUNS)

@@ -5,7 +5,7 @@
 // count items of every list (n, rev, and `at` far in the past, so lists are settled) move with them.
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { Attributes } from '../lib/body.js'
-import { article } from '../lib/content-types.js'
+import { article } from './types.js'
 import { newDocumentId } from '../lib/storage/documents.js'
 import { KEY_VERSION } from '../lib/storage/index-keys.js'
 import { countKey, headKey, versionToItem, type Version } from '../lib/storage/items.js'

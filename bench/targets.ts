@@ -176,17 +176,18 @@ function filterTargets(sizes: readonly SizeResult[]): Verdict[] {
     measured: between.map((k, i) => `N=${fmt(sizes[i]!.n)}: ${fmt(k.app.entries.median)} entries read for ${fmt(k.total ?? Number.NaN)} matches, ${fmt(k.app.rcu.median)} RCU`).join('; '),
     ratio: extra, limit: '0 entries read beyond the matches', pass: extra <= 0,
   })
-  for (const size of sizes) {
-    const k = kindAt(size, 'filter-containsi')
+  for (const [kind, what] of [['filter-containsi', 'filters[title][$containsi]'], ['search-q', '_q search']] as const) for (const size of sizes) {
+    const k = kindAt(size, kind)
+    const named = (name: string) => name.replace('filters[title][$containsi]', what)
     if (k.label.includes('400')) {
       verdicts.push({
-        target: `${names.budget} (N=${fmt(size.n)})`,
+        target: `${named(names.budget)} (N=${fmt(size.n)})`,
         measured: `p50 ${fmt(k.app.p50, 1)} ms vs ${fmt(k.floor.p50, 1)} ms for the count read alone; ${k.app.calls.median} call(s), ${fmt(k.app.entries.median)} entries read`,
         ratio: k.app.p50 / k.floor.p50, limit: '<= 1.3x the count read, no entries read', pass: k.app.p50 / k.floor.p50 <= 1.3 && k.app.entries.median === 0,
       })
     } else if (size.n >= 10_000) {
       verdicts.push({
-        target: `${names.scan} (N=${fmt(size.n)})`,
+        target: `${named(names.scan)} (N=${fmt(size.n)})`,
         measured: `${fmt(k.app.entries.median)} entries read for N=${fmt(size.n)}, ${fmt(k.app.fetched.median)} items fetched, ${fmt(k.app.rcu.median)} RCU, p50 ${fmt(k.app.p50, 1)} ms`,
         ratio: k.app.entries.median / size.n, limit: '<= 1 pass (entries <= N), <= 26 items fetched', pass: k.app.entries.median <= size.n && k.app.fetched.median <= 26,
       })

@@ -2,4 +2,7 @@ import { handle } from 'hono/aws-lambda'
 import { createAdminApp } from '../lib/admin-app.js'
 import { lambdaServices } from './runtime.js'
 
-export const handler = handle(createAdminApp(await lambdaServices()))
+const services = await lambdaServices()
+// The admin function may write settings: a new deployment's public role is fixed at its first start.
+await services.access.ensurePublicRole()
+export const handler = handle(createAdminApp(services))

@@ -4,8 +4,10 @@
 import { randomBytes } from 'node:crypto'
 import { deriveTokenHashSecret } from '../lib/access.js'
 import { configFromEnv } from '../lib/config.js'
+import { routeName } from '../lib/content-types.js'
 import { startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
 import { checkPortFree, portOf, serveOnLoopback } from '../lib/local/serve.js'
+import { loadContentTypes } from '../lib/schema/load.js'
 import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
@@ -20,6 +22,8 @@ const env = (name: string): string | undefined => (process.env[name] === '' ? un
 let local: LocalDynamo | undefined
 try {
   const config = configFromEnv(process.env)
+  // Before anything starts: a bad schema file stops here with one line naming the file and key.
+  const types = loadContentTypes(env('CONTENT_TYPES_DIR'))
   const portText = env('PORT') ?? '1337'
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new Error(`Invalid configuration: PORT must be a port number, got '${portText}'`)
   const port = Number(portText)
@@ -36,12 +40,15 @@ try {
   const db = createDocumentClient({ region, endpoint })
   await ensureTable(db, config.tableName)
 
-  const app = createServerApp(createServices(db, config, {
+  const services = createServices(db, config, {
     adminToken,
     tokenHashSecret: env('TOKEN_HASH_SECRET') ?? deriveTokenHashSecret(adminToken),
-  }))
+  }, types)
+  await services.access.ensurePublicRole()
+  const app = createServerApp(services)
   const server = await serveOnLoopback(app, port)
   console.log(`Content API on http://127.0.0.1:${portOf(server)} (DynamoDB ${local === undefined ? 'at' : 'Local at'} ${endpoint}, table ${config.tableName})`)
+  console.log(`Content types: ${types.map((type) => `${type.singularName} (/api/${routeName(type)})`).join(', ')}`)
   console.log(`Admin token: ${givenToken === undefined ? adminToken : '(from ADMIN_TOKEN)'}`)
 
   const shutdown = () => {

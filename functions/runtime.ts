@@ -1,9 +1,12 @@
 // Shared start-up of every Lambda function: configuration from the environment (validated once,
-// failing fast), the secrets this function may read from Secrets Manager (once per cold start),
-// one DynamoDB client.
+// failing fast), the content types from the schema files bundled beside it, the secrets this
+// function may read from Secrets Manager (once per cold start), one DynamoDB client.
+import { fileURLToPath } from 'node:url'
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { deriveTokenHashSecret } from '../lib/access.js'
 import { configFromEnv } from '../lib/config.js'
+import { typeByUid, type ContentType } from '../lib/content-types.js'
+import { loadContentTypes } from '../lib/schema/load.js'
 import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 
@@ -60,12 +63,29 @@ async function readSecrets(): Promise<Secrets> {
   return { adminToken: fetched.adminToken ?? envAdminToken, tokenHashSecret }
 }
 
+/**
+ * The schema folder: CONTENT_TYPES_DIR, or `content-types/` beside this file, which is the
+ * project's examples when run from source and the folder the stack copies into each bundle.
+ */
+function contentTypesDir(): string {
+  return optional('CONTENT_TYPES_DIR') ?? fileURLToPath(new URL('./content-types/', import.meta.url))
+}
+
+/** The content type a content function serves: the one CONTENT_TYPE (its uid) names. */
+export function contentTypeOf(services: Services): ContentType {
+  const uid = required('CONTENT_TYPE')
+  const type = typeByUid(services.types, uid)
+  if (type === undefined) throw new Error(`CONTENT_TYPE names ${uid}, which no schema file in ${contentTypesDir()} declares`)
+  return type
+}
+
 /** The services of this function instance; rejects (and the cold start fails) on bad config. */
 export async function lambdaServices(): Promise<Services> {
   const config = configFromEnv(process.env)
+  const types = loadContentTypes(contentTypesDir())
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
-  const services = createServices(db, config, secrets)
+  const services = createServices(db, config, secrets, types)
   // Fill the locale and public-role caches during init, in parallel, so the first request makes
   // only its own reads. A failure here is left for that request to meet and report.
   await Promise.allSettled([services.locales.list(), services.access.identify(undefined)])

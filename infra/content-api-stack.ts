@@ -1,5 +1,6 @@
 // The whole deployment of one stage: the table, the admin token and token hash key secrets, one
-// function per content type plus the locales and admin functions, the REST API routing each path to
+// function per content type (one per schema file of the content types folder, each bundled with
+// that folder) plus the locales and admin functions, the REST API routing each path to
 // its function (access and execution logs, stage and /admin throttles), and per stage settings: a
 // per-IP rate limit (WAF), a CDN for public reads and a budget.
 import type { BuildOptions } from 'esbuild'
@@ -13,7 +14,8 @@ import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunction
 import { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
-import { contentTypes, routeName } from '../lib/content-types.js'
+import { routeName, type ContentType } from '../lib/content-types.js'
+import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
 import { createCdn } from './cdn.js'
@@ -68,16 +70,25 @@ export const ESBUILD_OPTIONS: BuildOptions = {
 
 export interface ContentApiStackProps extends StackProps {
   readonly stage: Stage
+  /** The folder of schema.json files (context key `contentTypesDir`); the project's examples by default. */
+  readonly contentTypesDir?: string
 }
 
+/** Where a content function's bundle holds the schema folder: `content-types/` beside index.mjs, as functions/runtime.ts reads it. */
+const BUNDLED_TYPES_DIR = 'content-types'
+
 export class ContentApiStack extends Stack {
-  /** The functions by entry file (`functions/article.ts`, ...). */
+  /** The functions by entry file; content functions as `functions/content.ts#<singular name>`. */
   readonly functions = new Map<string, NodejsFunction>()
+  /** The content types served, from the schema files: a bad file stops the synth with its one-line SchemaError. */
+  readonly types: readonly ContentType[]
   readonly api: RestApi
 
   constructor(scope: Construct, id: string, props: ContentApiStackProps) {
     super(scope, id, props)
     const { name: stage, settings } = props.stage
+    const typesDir = props.contentTypesDir ?? DEFAULT_CONTENT_TYPES_DIR
+    this.types = loadContentTypes(typesDir)
     const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     const table = createContentTable(this, settings.protect, settings.table)
 
@@ -119,21 +130,23 @@ export class ContentApiStack extends Stack {
     }
 
     /** One function, its log group and a role holding exactly its table actions and `secrets`. */
-    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>) => {
+    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType) => {
       const path = `${ROOT}${entry}`
       if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
       const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
       const role = new Role(this, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
       logGroup.grantWrite(role)
       for (const statement of tableStatements(table.tableArn, access)) role.addToPolicy(statement)
-      const environment = { ...shared.environment }
+      const environment: Record<string, string> = { ...shared.environment, ...(content === undefined ? {} : { CONTENT_TYPE: content.uid }) }
       for (const [variable, secret] of Object.entries(secrets)) {
         environment[variable] = secret.secretArn
         // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
         role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
       }
-      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment })
-      this.functions.set(entry, fn)
+      // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
+      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir) }
+      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment, bundling })
+      this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
     }
 
@@ -145,8 +158,8 @@ export class ContentApiStack extends Stack {
     const integrationOf = (fn: NodejsFunction) => new LambdaIntegration(fn, { allowTestInvoke: false })
 
     const apiRoot = api.root.addResource('api')
-    for (const [name, type] of Object.entries(contentTypes)) {
-      const fn = createFunction(`${pascal(name)}Function`, `functions/${name}.ts`, CONTENT_ACCESS, tokenSecrets)
+    for (const type of this.types) {
+      const fn = createFunction(`${pascal(type.singularName)}Function`, 'functions/content.ts', CONTENT_ACCESS, tokenSecrets, type)
       const integration = integrationOf(fn)
       const resource = apiRoot.addResource(routeName(type))
       route(resource, integration)
@@ -173,6 +186,15 @@ export class ContentApiStack extends Stack {
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn, description: 'Secrets Manager secret holding the admin token' })
     new CfnOutput(this, 'TokenHashKeySecretArn', { value: tokenHashKey.secretArn, description: 'Secrets Manager secret holding the API token hash key' })
     new CfnOutput(this, 'TableName', { value: table.tableName })
+  }
+}
+
+/** Bundling hooks that copy the schema folder into each bundle (as content-types/), so the function reads the files the synth checked. */
+function copyInto(typesDir: string): NonNullable<BundlingOptions['commandHooks']> {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [`cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`],
   }
 }
 

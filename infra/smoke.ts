@@ -2,7 +2,7 @@
 // at all), one anonymous list page, and an unknown path answered 404 in the error envelope.
 // `npx tsx infra/smoke.ts <base URL>`; exits 1, listing what failed.
 import { pathToFileURL } from 'node:url'
-import { contentTypes } from '../lib/content-types.js'
+import { loadContentTypes } from '../lib/schema/load.js'
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>
 
@@ -13,7 +13,8 @@ interface Check {
   readonly problem: (status: number, body: any) => string | undefined
 }
 
-const collection = Object.values(contentTypes).find((type) => type.kind === 'collection')
+// The deployment's types: CONTENT_TYPES_DIR as at synth, else the project's examples.
+const collection = loadContentTypes(process.env.CONTENT_TYPES_DIR || undefined).find((type) => type.kind === 'collection')
 
 const CHECKS: readonly Check[] = [
   {

@@ -22,7 +22,7 @@ export interface TableAccess {
   readonly onlyKeys?: readonly string[]
 }
 
-/** A content type's function: documents, `#seq`, `#count`; reads `#config`, `#token`, `#locale` but never writes them. */
+/** A content type's function: documents, `#seq`, `#count`, `#unique` (claims of unique values); reads `#config`, `#token`, `#locale` but never writes them. */
 export const CONTENT_ACCESS: TableAccess = {
   actions: [
     'dynamodb:GetItem', // versions, counts, locale registry, public role, token by hash

@@ -4,7 +4,7 @@
 // are cached for `ttlMs`: a revoke or role change applies at once in the process that made it,
 // and within `ttlMs` in every other one.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { contentTypes, type ContentType } from './content-types.js'
+import type { ContentType } from './content-types.js'
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js'
 import type { SettingsStore, StoredToken } from './storage/settings.js'
 
@@ -13,10 +13,10 @@ export const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
 
-/** Every action name a token or role may hold. */
-export function allActions(): string[] {
+/** Every action name a token or role may hold, for the deployment's `types`. */
+export function allActions(types: readonly ContentType[]): string[] {
   return [
-    ...Object.values(contentTypes).flatMap((type) => actionsOf(type).map((action) => `${type.uid}.${action}`)),
+    ...types.flatMap((type) => actionsOf(type).map((action) => `${type.uid}.${action}`)),
     LIST_LOCALES,
   ]
 }
@@ -27,29 +27,32 @@ function actionsOf(type: ContentType): Action[] {
     : ['find', 'update', 'delete', 'createLocalization']
 }
 
-/** The public role when none was ever set: read every type, list locales. */
-export function defaultPublicPermissions(): string[] {
+/**
+ * The public role of a new deployment: read every type present at its first start, list locales.
+ * It is stored then, so a type added later stays private until granted, as in Strapi.
+ */
+export function defaultPublicPermissions(types: readonly ContentType[]): string[] {
   return [
-    ...Object.values(contentTypes).flatMap((type) =>
+    ...types.flatMap((type) =>
       type.kind === 'collection' ? [`${type.uid}.find`, `${type.uid}.findOne`] : [`${type.uid}.find`],
     ),
     LIST_LOCALES,
   ]
 }
 
-function readOnlyPermissions(): string[] {
+function readOnlyPermissions(types: readonly ContentType[]): string[] {
   return [
-    ...Object.values(contentTypes).flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne').map((a) => `${type.uid}.${a}`)),
+    ...types.flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne').map((a) => `${type.uid}.${a}`)),
     LIST_LOCALES,
   ]
 }
 
 /** 400 unless every name is a known action; returns them deduplicated. */
-export function checkActions(permissions: unknown): string[] {
+export function checkActions(permissions: unknown, types: readonly ContentType[]): string[] {
   if (!Array.isArray(permissions) || permissions.some((p) => typeof p !== 'string')) {
     throw badRequest('permissions must be an array of action names')
   }
-  const known = new Set(allActions())
+  const known = new Set(allActions(types))
   const unknown = permissions.filter((p) => !known.has(p as string))
   if (unknown.length > 0) throw badRequest(`Unknown action ${unknown.join(', ')}`, { unknown })
   return [...new Set(permissions as string[])]
@@ -80,6 +83,7 @@ export class AccessService {
 
   constructor(
     private readonly store: SettingsStore,
+    private readonly types: readonly ContentType[],
     private readonly hashSecret: string,
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
@@ -100,7 +104,7 @@ export class AccessService {
       const generation = this.revocations
       const token = await this.store.getTokenByHash(hash)
       if (token === undefined) throw unauthorized()
-      const caller = new Caller(new Set(permissionsOf(token)))
+      const caller = new Caller(new Set(permissionsOf(token, this.types)))
       if (generation !== this.revocations && attempt < 2) continue
       if (generation !== this.revocations) return caller
       if (this.tokens.size > 1000) this.tokens.clear()
@@ -112,7 +116,7 @@ export class AccessService {
   private async publicCaller(): Promise<Caller> {
     const now = this.clock()
     if (this.publicRole !== undefined && this.publicRole.until > now) return this.publicRole.caller
-    const permissions = (await this.store.getPublicPermissions()) ?? defaultPublicPermissions()
+    const permissions = await this.getPublicPermissions()
     this.publicRole = { caller: new Caller(new Set(permissions)), until: now + this.ttlMs }
     return this.publicRole.caller
   }
@@ -127,11 +131,21 @@ export class AccessService {
   }
 
   async getPublicPermissions(): Promise<string[]> {
-    return (await this.store.getPublicPermissions()) ?? defaultPublicPermissions()
+    return (await this.store.getPublicPermissions()) ?? defaultPublicPermissions(this.types)
+  }
+
+  /**
+   * Stores the public role of a new deployment (read of the types present now) unless one is
+   * stored: run at the start of the processes that may write settings (the local server, the
+   * admin function), so a type added later is private until granted, as in Strapi.
+   */
+  async ensurePublicRole(): Promise<void> {
+    if ((await this.store.getPublicPermissions()) === undefined) await this.store.initPublicPermissions(defaultPublicPermissions(this.types))
+    this.publicRole = undefined
   }
 
   async setPublicPermissions(permissions: unknown): Promise<string[]> {
-    const checked = checkActions(permissions)
+    const checked = checkActions(permissions, this.types)
     await this.store.putPublicPermissions(checked)
     this.publicRole = undefined
     return checked
@@ -142,7 +156,7 @@ export class AccessService {
    * 400 for an unknown action, or for actions on a type that does not take a list.
    */
   async createToken(input: { name: string; type: TokenType; permissions?: unknown }) {
-    const listed = checkActions(input.permissions ?? [])
+    const listed = checkActions(input.permissions ?? [], this.types)
     if (input.type !== 'custom' && listed.length > 0) {
       // Silently dropping them would leave the caller believing the token is limited to them.
       throw badRequest(`permissions apply to custom tokens only, not ${input.type}`)
@@ -150,11 +164,11 @@ export class AccessService {
     const permissions = input.type === 'custom' ? listed : []
     const accessKey = randomBytes(48).toString('base64url')
     const token = await this.store.createToken({ name: input.name, type: input.type, permissions, createdAt: new Date(this.clock()).toISOString(), hash: this.hash(accessKey) })
-    return { ...publicView(token), accessKey }
+    return { ...publicView(token, this.types), accessKey }
   }
 
   async listTokens() {
-    return (await this.store.listTokens()).map(publicView)
+    return (await this.store.listTokens()).map((token) => publicView(token, this.types))
   }
 
   /** Revokes a token at once in this process (other processes within the cache TTL). */
@@ -170,14 +184,14 @@ export class AccessService {
   }
 }
 
-function permissionsOf(token: StoredToken): string[] {
-  if (token.type === 'full-access') return allActions()
-  if (token.type === 'read-only') return readOnlyPermissions()
+function permissionsOf(token: StoredToken, types: readonly ContentType[]): string[] {
+  if (token.type === 'full-access') return allActions(types)
+  if (token.type === 'read-only') return readOnlyPermissions(types)
   return [...token.permissions]
 }
 
-function publicView(token: StoredToken) {
-  return { id: token.id, name: token.name, type: token.type, permissions: permissionsOf(token), createdAt: token.createdAt }
+function publicView(token: StoredToken, types: readonly ContentType[]) {
+  return { id: token.id, name: token.name, type: token.type, permissions: permissionsOf(token, types), createdAt: token.createdAt }
 }
 
 /**

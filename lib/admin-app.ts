@@ -3,7 +3,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
-import { contentTypes } from './content-types.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, json, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
@@ -128,7 +127,7 @@ export function createLocalesApp(services: Services, mounted = false): Hono {
   let openApi: object | undefined
   app.get(OPENAPI_PATH, (c) => {
     noQuery(c)
-    openApi ??= buildOpenApiDocument(Object.values(contentTypes), services.config)
+    openApi ??= buildOpenApiDocument(services.types, services.config)
     return json(c, openApi)
   })
   allowOnly(app, OPENAPI_PATH, ['GET'])

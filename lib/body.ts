@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import type { Attribute, ContentType } from './content-types.js'
 import { badRequest } from './errors.js'
+import { attributeValueSchema } from './schema/values.js'
 
 /** What a body may contain: every attribute, a partial update, or localized attributes only. */
 export type BodyMode = 'create' | 'update' | 'localization'
@@ -11,85 +12,6 @@ export type Attributes = Record<string, unknown>
 
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt'])
 const MISSING_DATA = 'Missing "data" payload in the request body'
-
-/** Largest magnitude DynamoDB stores in a number; a float beyond it is rejected, not truncated. */
-const NUMBER_MAGNITUDE = 9.9e125
-
-const wellFormed = (s: string) => s.isWellFormed()
-const text = (maxLength?: number) =>
-  v.pipe(
-    v.string('must be a string'),
-    v.check(wellFormed, 'must be valid Unicode'),
-    v.check((s) => maxLength === undefined || [...s].length <= maxLength, `must be at most ${maxLength} characters`),
-  )
-
-/**
- * Deepest nesting of a blocks or json value (the bound DynamoDB sets on nested attributes; real
- * blocks use a handful). Far deeper values overflow the stack when stored (JSON.stringify): a 400, not a 500.
- */
-const MAX_NESTING = 32
-
-/** True when `value` has at most `max` levels of arrays and objects; iterative, so never overflows. */
-function nestingWithin(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]]
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [current, depth] = next
-    if (typeof current !== 'object' || current === null) continue
-    if (depth > max) return false
-    for (const child of Object.values(current)) pending.push([child, depth + 1])
-  }
-  return true
-}
-const TOO_DEEP = `must not be nested more than ${MAX_NESTING} levels deep`
-
-const BlockChildSchema = v.looseObject({ type: v.string('must be a string') })
-const BlocksSchema = v.pipe(
-  v.array(
-    v.looseObject({ type: v.string('must be a string'), children: v.array(BlockChildSchema, 'must be an array') }, 'must be a block object'),
-    'must be an array of blocks',
-  ),
-  v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP),
-)
-
-function attributeSchema(attribute: Attribute): v.GenericSchema {
-  switch (attribute.type) {
-    case 'string':
-      return text(attribute.maxLength ?? 255)
-    case 'text':
-      return text(attribute.maxLength)
-    case 'email':
-      return v.pipe(text(attribute.maxLength ?? 255), v.email('must be an email address'))
-    case 'uid':
-      return v.pipe(text(attribute.maxLength ?? 255), v.regex(/^[A-Za-z0-9\-_.~]*$/, 'must only contain A-Z a-z 0-9 - _ . ~'))
-    case 'enumeration':
-      return v.picklist(attribute.enum ?? [], `must be one of ${(attribute.enum ?? []).join(', ')}`)
-    case 'integer':
-      return v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(-2147483648), v.maxValue(2147483647))
-    case 'biginteger':
-      return v.pipe(v.string('must be a string of digits'), v.regex(/^-?\d{1,19}$/, 'must be a string of digits'))
-    case 'float':
-    case 'decimal':
-      return v.pipe(v.number('must be a number'), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE, 'is out of range'))
-    case 'boolean':
-      return v.boolean('must be a boolean')
-    case 'date':
-      return v.pipe(v.string('must be a date (YYYY-MM-DD)'), v.isoDate('must be a date (YYYY-MM-DD)'))
-    case 'time':
-      return v.pipe(v.string('must be a time (HH:mm:ss.SSS)'), v.regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/, 'must be a time (HH:mm:ss.SSS)'))
-    case 'datetime':
-      // Stored in UTC as toISOString writes it (as Strapi does), so string order is chronological
-      // in sorts, filters and index keys alike.
-      return v.pipe(
-        v.string('must be an ISO 8601 date-time'),
-        v.check((s) => /^\d{4}-\d\d-\d\dT/.test(s) && !Number.isNaN(Date.parse(s)) && Math.abs(Date.parse(s)) <= 8.64e15, 'must be an ISO 8601 date-time'),
-        v.transform((s) => new Date(s).toISOString()),
-      )
-    case 'blocks':
-      return BlocksSchema
-    case 'json':
-      return v.pipe(v.unknown(), v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP))
-  }
-}
 
 interface FieldError {
   path: string[]
@@ -101,8 +23,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** Each attribute's value schema, built once (a body is checked on every write). */
+const schemas = new WeakMap<Attribute, v.GenericSchema>()
+function schemaOf(attribute: Attribute): v.GenericSchema {
+  let schema = schemas.get(attribute)
+  if (schema === undefined) {
+    schema = attributeValueSchema(attribute)
+    schemas.set(attribute, schema)
+  }
+  return schema
+}
+
+/** True when a body of `mode` gives `attribute` its own value (a localization inherits the shared ones). */
+const ownedIn = (mode: BodyMode, attribute: Attribute) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
+
 /**
- * Checks a parsed JSON body against `type` and returns the attributes it sets (null clears).
+ * Checks a parsed JSON body against `type` and returns the attributes it sets (null clears), with
+ * declared defaults filled in on create (and for a new localization's localized attributes).
  * `locale` inside data is ignored (the query decides). Every problem is listed in one 400.
  */
 export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Attributes {
@@ -117,7 +54,7 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
   for (const [name, value] of Object.entries(data)) {
     if (name === 'locale') continue
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
-    if (attribute === undefined || SYSTEM_KEYS.has(name)) {
+    if (attribute === undefined || SYSTEM_KEYS.has(name) || attribute.writable === false) {
       fail(name, `Invalid key ${name}`)
       continue
     }
@@ -130,23 +67,49 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
       else attributes[name] = null
       continue
     }
-    const result = v.safeParse(attributeSchema(attribute), value)
+    const result = v.safeParse(schemaOf(attribute), value)
     if (result.success) attributes[name] = result.output
     else fail(name, `${name} ${result.issues[0].message}`)
   }
-  if (mode !== 'update') {
-    for (const [name, attribute] of Object.entries(type.attributes)) {
-      const inherited = mode === 'localization' && !attribute.localized
-      if (attribute.required === true && !inherited && !(name in attributes) && !errors.some((e) => e.path[0] === name)) {
-        fail(name, `${name} must be defined`)
-      }
-    }
+  for (const [name, attribute] of Object.entries(type.attributes)) {
+    if (!ownedIn(mode, attribute) || name in attributes || errors.some((e) => e.path[0] === name)) continue
+    // Defaults were checked at start-up; parsing them again gives a password its own salt.
+    if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
+    else if (attribute.required === true && uidSource(type, attribute, data) === undefined) fail(name, `${name} must be defined`)
   }
   if (errors.length > 0) {
     const message = errors.length === 1 ? (errors[0]?.message ?? 'Invalid body') : `${errors.length} errors occurred`
     throw badRequest(message, { errors })
   }
   return attributes
+}
+
+/** The text a `uid` attribute not sent is derived from: its `targetField`'s value in `data`, if a non-empty string. */
+function uidSource(type: ContentType, attribute: Attribute, data: Record<string, unknown>): string | undefined {
+  if (attribute.type !== 'uid' || attribute.targetField === undefined) return undefined
+  const source = data[attribute.targetField]
+  return typeof source === 'string' && slugify(source) !== '' ? source : undefined
+}
+
+/** The `uid` attributes a body of `mode` leaves to derive, each with its base slug (made unique by the store). */
+export function uidsToDerive(type: ContentType, mode: BodyMode, body: unknown, attributes: Attributes): { name: string; base: string }[] {
+  const data = isRecord(body) && isRecord(body.data) ? body.data : {}
+  return Object.entries(type.attributes).flatMap(([name, attribute]) => {
+    if (!ownedIn(mode, attribute) || attributes[name] !== undefined) return []
+    const source = uidSource(type, attribute, data)
+    return source === undefined ? [] : [{ name, base: slugify(source).slice(0, attribute.maxLength ?? 255) }]
+  })
+}
+
+/** Strapi's uid form of a text: accents dropped, lower-case, runs of anything else as one `-`. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ß/g, 'ss').replace(/æ/gi, 'ae').replace(/ø/gi, 'o').replace(/œ/gi, 'oe').replace(/đ/gi, 'd').replace(/ł/gi, 'l')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
 }
 
 /**

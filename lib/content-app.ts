@@ -3,7 +3,7 @@
 // locale (400), document (404), exact action (403), If-Match (412), body (400/413/415), storage.
 import type { Context, Hono } from 'hono'
 import type { Caller } from './access.js'
-import { parseBody } from './body.js'
+import { parseBody, uidsToDerive, type Attributes, type BodyMode } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
 import { cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
@@ -40,6 +40,21 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
     c.header('ETag', etagOf(version))
     return json(c, { data: shown(version, fields), meta: {} })
+  }
+
+  /**
+   * The request's locale: as `locale` asks (`*` where `wildcard`), or the default locale for a
+   * type that is not localized, whose one version ignores `locale` (content-model.md §14).
+   */
+  const localeOf = (requested: string | undefined, wildcard = false) => (type.localized ? locales.resolve(requested, wildcard) : locales.defaultCode())
+
+  /** Parses a write's body, and derives each `uid` it leaves unset from its target field, unique in `locale`. */
+  const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string): Promise<Attributes> => {
+    const attributes = parseBody(body, type, mode)
+    for (const { name, base } of uidsToDerive(type, mode, body, attributes)) {
+      attributes[name] = await documents.availableUid(type, name, locale, base, documentId)
+    }
+    return attributes
   }
 
   /** Finds the document a path names: 404 for a malformed id, another type's id, no versions. */
@@ -88,9 +103,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const expectedRev = expectedRevision(c.req.header('if-match'), existing)
     const body = await readJsonBody(c, config.maxBodyBytes)
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
-    const attributes = parseBody(body, type, mode)
-    // A version too large to store is a 413 before the id sequence moves, so a rejected request writes nothing.
-    if (existing === undefined) documents.itemOf(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
+    const attributes = await attributesOf(body, mode, locale, state.documentId)
+    // A version too large to store (413) or holding a taken unique value (400) is refused before the
+    // id sequence moves, so a rejected request writes nothing.
+    if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
     const id = existing === undefined ? await documents.nextId(type) : 0
     const version = await documents.write(type, state.documentId, locale, (current, now) => {
       const target = current.versions.find((candidate) => candidate.locale === locale)
@@ -131,7 +147,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     app.get(root, async (c) => {
       ;(await caller(c)).requireAny(type, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
-      const locale = await locales.resolve(query.locale, true)
+      const locale = await localeOf(query.locale, true)
       const chain = query.fallback !== false && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
       const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
@@ -163,10 +179,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     app.post(root, async (c) => {
       ;(await caller(c)).requireAny(type, 'create')
       const query = parseWriteQuery(c.req.url, type)
-      const locale = await locales.resolve(query.locale)
-      const attributes = parseBody(await readJsonBody(c, config.maxBodyBytes), type, 'create')
+      const locale = await localeOf(query.locale)
       const documentId = newDocumentId()
-      documents.itemOf(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
+      const attributes = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
+      await documents.checkNew(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
       const id = await documents.nextId(type)
       const version = await documents.create(type, documentId, locale, (current, now) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
@@ -180,7 +196,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     app.get(item, async (c) => {
       ;(await caller(c)).requireAny(type, 'findOne')
       const query = parseReadQuery(c.req.url, type)
-      const locale = await locales.resolve(query.locale, true)
+      const locale = await localeOf(query.locale, true)
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
@@ -204,13 +220,13 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const who = await caller(c)
       who.requireAny(type, 'update', 'createLocalization')
       const query = parseWriteQuery(c.req.url, type)
-      const locale = await locales.resolve(query.locale)
+      const locale = await localeOf(query.locale)
       return putVersion(c, who, await loadDocument(documentIdOf(c)), locale, query.fields)
     })
 
     app.delete(item, async (c) => {
       ;(await caller(c)).requireAny(type, 'delete')
-      const locale = await locales.resolve(parseItemQuery(c.req.url).locale, true)
+      const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
       return deleteVersions(c, documentIdOf(c), locale)
     })
     allowOnly(app, item, ['GET', 'PUT', 'DELETE'])
@@ -221,7 +237,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   app.get(root, async (c) => {
     ;(await caller(c)).requireAny(type, 'find')
     const query = parseReadQuery(c.req.url, type)
-    const locale = await locales.resolve(query.locale)
+    const locale = await localeOf(query.locale)
     const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
     return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
   })
@@ -230,13 +246,13 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const who = await caller(c)
     who.requireAny(type, 'update', 'createLocalization')
     const query = parseWriteQuery(c.req.url, type)
-    const locale = await locales.resolve(query.locale)
+    const locale = await localeOf(query.locale)
     return putVersion(c, who, await documents.getDocument(type, documentId), locale, query.fields)
   })
 
   app.delete(root, async (c) => {
     ;(await caller(c)).requireAny(type, 'delete')
-    const locale = await locales.resolve(parseItemQuery(c.req.url).locale, true)
+    const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
     return deleteVersions(c, documentId, locale)
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])

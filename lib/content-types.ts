@@ -1,30 +1,54 @@
-// The content-type registry: every content type is declared here once. Runtime, infra, tests and
-// the benchmark read it; adding a type is one entry below plus a five-line functions/<name>.ts.
+// What a content type is, as the rest of the code sees it. Types are declared as Strapi schema.json
+// files and read by lib/schema/ at start-up (one source for runtime, infra, OpenAPI, permissions
+// and the benchmark); this module only describes them and answers questions about them.
 
 export type ScalarAttributeType =
-  | 'string' | 'text' | 'email' | 'uid' | 'enumeration'
+  | 'string' | 'text' | 'richtext' | 'email' | 'uid' | 'enumeration'
   | 'integer' | 'biginteger' | 'float' | 'decimal' | 'boolean'
   | 'date' | 'time' | 'datetime'
 
-export type AttributeType = ScalarAttributeType | 'blocks' | 'json'
+export type AttributeType = ScalarAttributeType | 'blocks' | 'json' | 'password'
 
 export interface Attribute {
   readonly type: AttributeType
   /** Each locale version has its own value (true) or all versions share one (false). */
   readonly localized: boolean
   readonly required?: boolean
-  /** Maximum length in Unicode code points (string types; `string` defaults to 255). */
+  /** No two versions of one locale hold the same value (enforced in the write's transaction). */
+  readonly unique?: boolean
+  /** Applied on create (and to a new localization's localized attributes) when not sent. */
+  readonly default?: unknown
+  /** Length bounds in Unicode code points (string types; `string` defaults to at most 255). */
+  readonly minLength?: number
   readonly maxLength?: number
+  /** Value bounds of number types (a biginteger's are compared exactly). */
+  readonly min?: number
+  readonly max?: number
+  /** A JavaScript regular expression string values must match. */
+  readonly regex?: string
   /** Allowed values of an `enumeration`. */
   readonly enum?: readonly string[]
+  /** Never in an answer, not filterable, sortable or searchable (`password` always). */
+  readonly private?: boolean
+  /** False: a body may not set it (its value comes from `default` or a `uid`'s `targetField`). */
+  readonly writable?: boolean
+  /** False: left out of `_q` search. */
+  readonly searchable?: boolean
+  /** A `uid`'s source attribute: the uid is derived from it when not sent. */
+  readonly targetField?: string
 }
 
 export interface ContentType {
-  /** Strapi-style unique id, e.g. `api::article.article`; permissions are named after it. */
+  /** Strapi-style unique id, `api::<api>.<name>`; permissions are named after it. */
   readonly uid: string
   readonly kind: 'collection' | 'single'
   readonly singularName: string
   readonly pluralName: string
+  readonly displayName: string
+  /** False: one version per document, in the default locale; `locale` in a query is ignored. */
+  readonly localized: boolean
+  /** `options.draftAndPublish` of the schema file (content-model.md §15). */
+  readonly draftAndPublish: boolean
   /** Attributes in schema order (the order fields appear in responses). */
   readonly attributes: Readonly<Record<string, Attribute>>
 }
@@ -32,50 +56,52 @@ export interface ContentType {
 /** System fields every document has; attribute names may not reuse them or storage's own names. */
 export const SYSTEM_FIELDS = ['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'] as const
 
+/** Types with one comparable value: sortable, filterable, indexable. */
 export const SCALAR_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>([
-  'string', 'text', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal',
+  'string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'integer', 'biginteger', 'float', 'decimal',
   'boolean', 'date', 'time', 'datetime',
 ])
 
-export const article: ContentType = {
-  uid: 'api::article.article',
-  kind: 'collection',
-  singularName: 'article',
-  pluralName: 'articles',
-  attributes: {
-    title: { type: 'string', localized: true },
-    body: { type: 'blocks', localized: true },
-    slug: { type: 'string', localized: true },
-    views: { type: 'integer', localized: false },
-    category: { type: 'string', localized: false },
-  },
+/** Text types `_q` searches (content-model.md §14). */
+export const SEARCHABLE_TEXT_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['string', 'text', 'richtext', 'email', 'uid', 'enumeration'])
+
+/** Number types `_q` compares with a numeric search text. */
+export const NUMBER_TYPES: ReadonlySet<AttributeType> = new Set<AttributeType>(['integer', 'biginteger', 'float', 'decimal'])
+
+/** True for attributes no answer shows and no query may name: `private: true`, and every password. */
+export function isPrivate(attribute: Attribute): boolean {
+  return attribute.private === true || attribute.type === 'password'
 }
-
-export const homepage: ContentType = {
-  uid: 'api::homepage.homepage',
-  kind: 'single',
-  singularName: 'homepage',
-  pluralName: 'homepages',
-  attributes: {
-    title: { type: 'string', localized: true },
-    tagline: { type: 'string', localized: true },
-  },
-}
-
-/** Every content type the deployment serves, keyed by singular name. */
-export const contentTypes = { article, homepage } as const satisfies Record<string, ContentType>
-
-export type ContentTypeName = keyof typeof contentTypes
 
 /** The path segment a type is served under: plural for collections, singular for single types. */
 export function routeName(type: ContentType): string {
   return type.kind === 'collection' ? type.pluralName : type.singularName
 }
 
-/** Sortable fields of a type: the system fields plus its scalar attributes. */
+const publicNames = new WeakMap<ContentType, readonly string[]>()
+
+/** Attributes an answer may show, in schema order: every one but the private ones (kept per type). */
+export function publicAttributes(type: ContentType): readonly string[] {
+  let names = publicNames.get(type)
+  if (names === undefined) {
+    names = Object.entries(type.attributes).filter(([, attribute]) => !isPrivate(attribute)).map(([name]) => name)
+    publicNames.set(type, names)
+  }
+  return names
+}
+
+/**
+ * Sortable and filterable fields of a type: the system fields plus its public scalar attributes,
+ * in schema order (index slots are given in this order, see lib/table.ts).
+ */
 export function sortableFields(type: ContentType): string[] {
   const scalars = Object.entries(type.attributes)
-    .filter(([, attribute]) => SCALAR_TYPES.has(attribute.type))
+    .filter(([, attribute]) => SCALAR_TYPES.has(attribute.type) && !isPrivate(attribute))
     .map(([name]) => name)
   return [...SYSTEM_FIELDS, ...scalars]
+}
+
+/** The type of `uid` among `types`, or undefined. */
+export function typeByUid(types: readonly ContentType[], uid: string): ContentType | undefined {
+  return types.find((type) => type.uid === uid)
 }

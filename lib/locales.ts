@@ -1,7 +1,7 @@
 // The locale registry as the API sees it: resolution of a requested code (registered,
 // case-insensitive, default when omitted), and the administration operations. Reads are cached
 // for `ttlMs`; this process's own writes refresh the cache at once.
-import { contentTypes } from './content-types.js'
+import type { ContentType } from './content-types.js'
 import { badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
 import { KEY_VERSION } from './storage/index-keys.js'
@@ -70,6 +70,7 @@ export class LocaleService implements LocaleGuards {
 
   constructor(
     private readonly store: SettingsStore,
+    private readonly types: readonly ContentType[],
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -239,7 +240,7 @@ export class LocaleService implements LocaleGuards {
     if (current.isDefault) throw conflict('The default locale cannot be deleted')
     const dependent = registry.locales.filter((locale) => locale.fallback === current.code)
     if (dependent.length > 0) throw conflict(`Locale ${current.code} is the fallback of ${dependent.map((locale) => locale.code).join(', ')}`)
-    const unusedBy = Object.values(contentTypes).map((type) => ({ uid: type.uid, code: current.code }))
+    const unusedBy = this.types.map((type) => ({ uid: type.uid, code: current.code }))
     await this.save(registry, { ...registry, locales: registry.locales.filter((locale) => locale.code !== current.code) }, unusedBy)
   }
 

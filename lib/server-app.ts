@@ -3,7 +3,6 @@
 import type { Hono } from 'hono'
 import { createAdminApp, createLocalesApp } from './admin-app.js'
 import { createContentApp } from './content-app.js'
-import { contentTypes } from './content-types.js'
 import { createBaseApp, json } from './http.js'
 import type { LogWriter } from './observability/request-log.js'
 import type { Services } from './services.js'
@@ -39,6 +38,6 @@ export function createServerApp(services: Services, log?: LogWriter): Hono {
   // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
   app.route('/', createLocalesApp(services, true))
   app.route('/', createAdminApp(services, true))
-  for (const type of Object.values(contentTypes)) app.route('/', createContentApp(type, services, true))
+  for (const type of services.types) app.route('/', createContentApp(type, services, true))
   return app
 }

@@ -3,6 +3,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { AccessService } from './access.js'
 import type { Config } from './config.js'
+import type { ContentType } from './content-types.js'
 import { LocaleService } from './locales.js'
 import { DocumentStore } from './storage/documents.js'
 import { ListMarks } from './storage/lists/marks.js'
@@ -22,6 +23,8 @@ export interface Secrets {
 
 export interface Services {
   readonly config: Config
+  /** Every content type the deployment serves, from its schema files (lib/schema/). */
+  readonly types: readonly ContentType[]
   readonly documents: DocumentStore
   readonly lists: ListReader
   readonly locales: LocaleService
@@ -30,18 +33,19 @@ export interface Services {
   readonly adminToken: string | undefined
 }
 
-/** Wires the stores and services of one process. */
-export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets): Services {
+/** Wires the stores and services of one process serving `types`. */
+export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets, types: readonly ContentType[]): Services {
   const settings = new SettingsStore(db, config.tableName)
-  const locales = new LocaleService(settings, config.cacheTtlMs)
+  const locales = new LocaleService(settings, types, config.cacheTtlMs)
   const documents = new DocumentStore(db, config.tableName, locales)
   return {
     config,
+    types,
     documents,
-    reindex: new Reindexer(db, config.tableName, documents, locales),
+    reindex: new Reindexer(db, config.tableName, documents, locales, types),
     lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks)),
     locales,
-    access: new AccessService(settings, secrets.tokenHashSecret, config.cacheTtlMs),
+    access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
     adminToken: secrets.adminToken,
   }
 }

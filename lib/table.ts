@@ -1,7 +1,7 @@
 // The DynamoDB table, declared once: attribute names, key schema and indexes. The runtime
 // (lib/storage), the CDK stack (infra/) and the tests all import this; nothing here imports the
 // AWS SDK or CDK.
-import { contentTypes, SYSTEM_FIELDS, sortableFields, type ContentType } from './content-types.js'
+import { SYSTEM_FIELDS, sortableFields, type ContentType } from './content-types.js'
 
 /** Base table keys: one item per locale version, `documentId` + `locale`. */
 export const PARTITION_KEY = 'documentId'
@@ -116,6 +116,11 @@ export const META = {
   token: '#token',
   /** One item per registered locale, `{ documentId: '#locale', locale: <code>, epoch }`. */
   locale: '#locale',
+  /**
+   * A unique attribute's value claimed by a document in one locale:
+   * `{ documentId: '#unique', locale: '<uid>#<attribute>#<locale>#<digest of the value>', owner }`.
+   */
+  unique: '#unique',
 } as const
 
 /** Sort key of a document's head item, moved by every write to the document. */
@@ -130,6 +135,3 @@ export function servedList(locale: string): string {
 export function listKey(uid: string, list: string): string {
   return `${uid}#${list}`
 }
-
-/** Every content type, for code that walks the registry. */
-export const CONTENT_TYPES: readonly ContentType[] = Object.values(contentTypes)

@@ -1,6 +1,7 @@
 // The locale list (`GET /api/i18n/locales`) and the administration API of behaviour.md §8, with
 // the locale fallback of delivery.md §12: paths and schemas.
 import { allActions, TOKEN_TYPES } from '../access.js'
+import type { ContentType } from '../content-types.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, type ErrorStatus } from './responses.js'
 import { closed, ref, type Schema } from './schemas.js'
 
@@ -21,7 +22,7 @@ const fallback: Schema = { type: ['string', 'null'], description: 'Another regis
 const permissions: Schema = { type: 'array', items: ref('Action') }
 
 /** Schemas of the locale list and the admin API. */
-export function adminSchemas(): Record<string, Schema> {
+export function adminSchemas(types: readonly ContentType[]): Record<string, Schema> {
   const token = {
     id: { type: 'integer', minimum: 1 },
     name: { type: 'string' },
@@ -41,7 +42,7 @@ export function adminSchemas(): Record<string, Schema> {
     }, ['id', 'name', 'code', 'isDefault', 'createdAt', 'updatedAt', 'fallback']),
     NewLocale: closed({ code: { type: 'string', maxLength: 35, description: 'BCP 47 shaped: en, fr-CA, zh-Hans-CN' }, name, isDefault: { type: 'boolean' }, fallback }, ['code']),
     LocaleChange: closed({ name, isDefault: { type: 'boolean', description: 'true makes it the default' }, fallback }),
-    Action: { enum: allActions(), description: 'An action a token or role may hold' },
+    Action: { enum: allActions(types), description: 'An action a token or role may hold' },
     ApiToken: closed(token, Object.keys(token)),
     NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
     CreatedApiToken: closed({ ...token, accessKey: { type: 'string', description: 'Shown this once; stored only as a hash' } }, [...Object.keys(token), 'accessKey']),

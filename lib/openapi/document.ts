@@ -68,7 +68,7 @@ function contentPaths(type: ContentType): Record<string, Schema> {
     [root]: {
       get: operation('find', `List ${type.pluralName}`, {
         description: 'Filtered, then sorted, then paginated. With a fallback chain, each document appears once, in the first locale of the chain it has a version in.',
-        parameters: [parameter('LocaleOrAll'), sort, ...PAGINATION, filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
+        parameters: [parameter('LocaleOrAll'), sort, ...PAGINATION, filters, parameter('Search'), fields, parameter('Fallback'), parameter('IfNoneMatch')],
         responses: read(`${name}ListResponse`, READ_ERRORS),
       }),
       post: operation('create', `Create a ${type.singularName}`, {
@@ -129,7 +129,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
       schemas: {
         ...sharedSchemas(config.rest),
         ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest), filterSchemas(type)])),
-        ...adminSchemas(),
+        ...adminSchemas(types),
         ...errors.schemas,
       },
       parameters: sharedParameters(config.rest),

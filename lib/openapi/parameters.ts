@@ -38,6 +38,12 @@ export function sharedParameters(rest: Pick<RestConfig, 'defaultLimit' | 'maxLim
       description: 'Fall back along the locale\'s fallback chain when the document has no version in it. A 400 with locale=*.',
       schema: { type: 'boolean', default: true },
     },
+    Search: {
+      name: '_q',
+      in: 'query',
+      description: 'Search: keeps the versions in which a searchable text attribute contains this text, ignoring case (numeric attributes equal to it when it is a number); joins `filters` by AND. Bounded by api.rest.maxScan like any unindexed filter.',
+      schema: { type: 'string' },
+    },
     DocumentId: { name: 'documentId', in: 'path', required: true, schema: ref('DocumentId') },
     IfNoneMatch: {
       name: 'If-None-Match',
@@ -96,9 +102,9 @@ const FILTER_KINDS = {
 type FilterKind = keyof typeof FILTER_KINDS
 
 const KIND_OF: Record<AttributeType, FilterKind | undefined> = {
-  string: 'String', text: 'String', email: 'String', uid: 'String', enumeration: 'String',
+  string: 'String', text: 'String', richtext: 'String', email: 'String', uid: 'String', enumeration: 'String',
   integer: 'Integer', biginteger: 'BigInteger', float: 'Number', decimal: 'Number', boolean: 'Boolean',
-  date: 'Date', time: 'Time', datetime: 'DateTime', blocks: undefined, json: undefined,
+  date: 'Date', time: 'Time', datetime: 'DateTime', blocks: undefined, json: undefined, password: undefined,
 }
 
 /** The filter kind of each filterable field of `type` (the sortable fields). */

@@ -2,7 +2,7 @@
 // from the content-type registry: attribute values as lib/body.ts checks them, documents in the
 // field order of behaviour.md §6, request bodies and the `{ data, meta }` envelopes.
 import type { RestConfig } from '../config.js'
-import { SYSTEM_FIELDS, type Attribute, type ContentType } from '../content-types.js'
+import { publicAttributes, SYSTEM_FIELDS, type Attribute, type ContentType } from '../content-types.js'
 import { DOCUMENT_ID } from '../storage/documents.js'
 
 /** A JSON Schema (or any OpenAPI object) as plain data. */
@@ -26,15 +26,35 @@ const TIME = '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?$'
 export const BIGINTEGER = '^-?\\d{1,19}$'
 const dateTime: Schema = { type: 'string', format: 'date-time' }
 
-/** The schema of a non-null value of `attribute` in a body or a response. */
+/** The schema of a non-null value of `attribute` in a body or a response, with its declared options. */
 export function attributeSchema(attribute: Attribute): Schema {
+  const schema = baseSchema(attribute)
+  const { minLength, min, max, regex } = attribute
+  if (minLength !== undefined) schema.minLength = minLength
+  // A biginteger is a string: its bounds are told, not checked by a JSON Schema keyword.
+  if (attribute.type === 'biginteger' && (min !== undefined || max !== undefined)) schema.description = `${String(schema.description)}, from ${min ?? '-2^63'} to ${max ?? '2^63-1'}`
+  else {
+    if (min !== undefined) schema.minimum = min
+    if (max !== undefined) schema.maximum = max
+  }
+  if (regex !== undefined) {
+    if (schema.pattern === undefined) schema.pattern = regex
+    else schema.allOf = [{ pattern: regex }]
+  }
+  if (attribute.default !== undefined && attribute.type !== 'password') schema.default = attribute.default
+  return schema
+}
+
+function baseSchema(attribute: Attribute): Schema {
   const text = (defaultMax?: number) => {
     const maxLength = attribute.maxLength ?? defaultMax
     return maxLength === undefined ? { type: 'string' } : { type: 'string', maxLength }
   }
   switch (attribute.type) {
     case 'string': return text(255)
-    case 'text': return text()
+    case 'text':
+    case 'richtext': return { ...text(), ...(attribute.type === 'richtext' ? { description: 'Markdown' } : {}) }
+    case 'password': return { ...text(), writeOnly: true, description: 'Write-only: stored as a salted hash, never returned' }
     case 'email': return { ...text(255), format: 'email' }
     case 'uid': return { ...text(255), pattern: '^[A-Za-z0-9\\-_.~]*$' }
     case 'enumeration': return { type: 'string', enum: [...(attribute.enum ?? [])] }
@@ -61,12 +81,12 @@ export function nullable(schema: Schema): Schema {
 
 /** A selectable document field: every attribute plus the system fields (behaviour.md §6, delivery.md §11). */
 export function selectableFields(type: ContentType): string[] {
-  return [...SYSTEM_FIELDS, ...Object.keys(type.attributes)]
+  return [...SYSTEM_FIELDS, ...publicAttributes(type)]
 }
 
 /** One locale version as answered, properties in response order; `fields` may leave any but id and documentId out. */
 function documentSchema(type: ContentType): Schema {
-  const attributes = Object.fromEntries(Object.entries(type.attributes).map(([name, attribute]) => [name, nullable(attributeSchema(attribute))]))
+  const attributes = Object.fromEntries(publicAttributes(type).map((name) => [name, nullable(attributeSchema(type.attributes[name] as Attribute))]))
   return closed({
     id: { type: 'integer', minimum: 1, description: 'This locale version\'s own id' },
     documentId: ref('DocumentId'),
@@ -83,11 +103,15 @@ function documentSchema(type: ContentType): Schema {
 /** The `{ data: { ...attributes } }` body of a create (`required` attributes must be there) or an update. */
 function requestSchema(type: ContentType, mode: 'create' | 'update'): Schema {
   const properties: Record<string, Schema> = {}
-  for (const [name, attribute] of Object.entries(type.attributes)) {
+  const writable = Object.entries(type.attributes).filter(([, attribute]) => attribute.writable !== false)
+  for (const [name, attribute] of writable) {
     properties[name] = attribute.required === true ? attributeSchema(attribute) : nullable(attributeSchema(attribute))
+    if (attribute.unique === true || attribute.type === 'uid') properties[name] = { ...properties[name], description: 'Unique per locale' }
+    if (attribute.type === 'uid' && attribute.targetField !== undefined) properties[name] = { ...properties[name], description: `Unique per locale; derived from ${attribute.targetField} when not sent` }
   }
   properties.locale = { description: 'Ignored: the `locale` query parameter decides' }
-  const required = mode === 'create' ? Object.entries(type.attributes).filter(([, a]) => a.required === true).map(([name]) => name) : []
+  const derived = (attribute: Attribute) => attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField !== undefined)
+  const required = mode === 'create' ? writable.filter(([, a]) => a.required === true && !derived(a)).map(([name]) => name) : []
   const data = closed(properties, required)
   const localized = Object.entries(type.attributes).filter(([, a]) => a.localized).map(([name]) => name)
   const description = mode === 'create'

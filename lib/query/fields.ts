@@ -1,5 +1,5 @@
 // The `fields` query parameter (delivery.md §11): which fields a returned document holds.
-import type { ContentType } from '../content-types.js'
+import { publicAttributes, type ContentType } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 
 const ALWAYS = ['id', 'documentId'] as const
@@ -16,12 +16,16 @@ function names(raw: unknown): string[] {
   })
 }
 
-/** Parses the raw `fields` value from qs; undefined (every field) when absent or `*`; 400 on unknown names. */
+/**
+ * Parses the raw `fields` value from qs; undefined (every field) when absent, `*` or `fields[0]=*`;
+ * 400 on unknown (or private) names.
+ */
 export function parseFields(raw: unknown, type: ContentType): readonly string[] | undefined {
-  if (raw === undefined || raw === '*') return undefined
+  if (raw === undefined) return undefined
   const requested = names(raw)
+  if (requested.includes('*')) return undefined
   if (requested.length === 0) throw invalid('Invalid fields: at least one field name is required', 'fields')
-  const selectable = new Set<string>([...ALWAYS, ...SELECTABLE_SYSTEM, ...Object.keys(type.attributes)])
+  const selectable = new Set<string>([...ALWAYS, ...SELECTABLE_SYSTEM, ...publicAttributes(type)])
   for (const name of requested) {
     if (!selectable.has(name)) throw invalid(`Invalid key ${name}`, name)
   }

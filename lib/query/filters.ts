@@ -1,6 +1,6 @@
 // The `filters` query parameter (delivery.md §10): parsed into a small normalized tree of typed
 // conditions, and evaluated on one version in memory. The storage planner reads the same tree.
-import { sortableFields, type ContentType } from '../content-types.js'
+import { isPrivate, NUMBER_TYPES, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, type FieldKind } from './field-kinds.js'
 import { collatorFor } from './sort.js'
@@ -116,8 +116,8 @@ function parseOperator(field: string, operator: string, raw: unknown, path: read
   const list = listOf(raw)
   const read = (items: unknown[]) => items.map((item, index) => readValue(item, field, kind, [...path, String(index)]))
   if (operator === '$null' || operator === '$notNull') {
-    if (typeof raw !== 'string') throw fail(`Invalid value for ${operator}: expected true or false`, operator, path)
-    return condition(field, operator, [!FALSE_FLAGS.has(raw.trim().toLowerCase())])
+    // Strapi's truthiness: only false, 0, f and empty read as false; any list or object is true.
+    return condition(field, operator, [typeof raw !== 'string' || !FALSE_FLAGS.has(raw.trim().toLowerCase())])
   }
   if (operator === '$in' || operator === '$notIn' || ((operator === '$eq' || operator === '$ne') && list !== undefined)) {
     const items = list ?? [raw]
@@ -130,6 +130,11 @@ function parseOperator(field: string, operator: string, raw: unknown, path: read
   }
   if (TEXT_OPERATORS.has(operator) && kind !== 'collated' && kind !== 'plain') {
     throw fail(`Invalid operator ${operator} for ${field}: it applies to string fields only`, operator, path)
+  }
+  // Any other operator given a list is the OR of the operator over each value (Strapi's implicit OR).
+  if (list !== undefined) {
+    if (list.length > MAX_IN_VALUES) throw fail(`Too many values in ${operator}: at most ${MAX_IN_VALUES}`, operator, path)
+    return { kind: 'or', filters: read(list).map((value) => condition(field, operator as FilterOperator, [value])) }
   }
   return condition(field, operator as FilterOperator, [readValue(raw, field, kind, path)])
 }
@@ -169,6 +174,28 @@ function parseGroup(raw: unknown, path: readonly string[], depth: number, contex
     if (key.startsWith('$') || !context.fields.has(key)) throw fail(`Invalid key ${key}`, key, keyPath)
     return parseFieldValue(key, value, keyPath, depth, context)
   }))
+}
+
+/**
+ * The filter of `_q=<text>` (content-model.md §14): any searchable text attribute contains the
+ * whole text, ignoring case; when the text is a number, numeric attributes equal to it match too.
+ * Undefined for an empty text; a filter matching nothing when no attribute is searchable.
+ */
+export function searchFilter(raw: unknown, type: ContentType): Filter | undefined {
+  if (raw === undefined) return undefined
+  if (typeof raw !== 'string') throw badRequest('Invalid _q: expected one search text', queryDetails('_q', '_q', '_q'))
+  const text = raw.trim()
+  if (text === '') return undefined
+  const members: Filter[] = []
+  for (const [field, attribute] of Object.entries(type.attributes)) {
+    if (isPrivate(attribute) || attribute.searchable === false) continue
+    if (SEARCHABLE_TEXT_TYPES.has(attribute.type)) members.push(condition(field, '$containsi', [text]))
+    else if (NUMBER_TYPES.has(attribute.type)) {
+      const value = parseAs(text, fieldKind(field, type))
+      if (value !== undefined) members.push(condition(field, '$eq', [value]))
+    }
+  }
+  return { kind: 'or', filters: members }
 }
 
 /** Parses the raw `filters` value from qs for `type`; undefined when absent. 400s as delivery.md §10 says. */

@@ -5,7 +5,7 @@ import type { RestConfig } from '../config.js'
 import type { ContentType } from '../content-types.js'
 import { badRequest, queryDetails, uriTooLong } from '../errors.js'
 import { parseFields } from './fields.js'
-import { parseFilters, type Filter } from './filters.js'
+import { parseFilters, searchFilter, type Filter } from './filters.js'
 import { parsePagination, type Pagination } from './pagination.js'
 import { parseSort, type SortEntry } from './sort.js'
 
@@ -130,12 +130,18 @@ function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuer
   }
 }
 
-/** Parses a list read's query: `locale`, `sort`, `pagination`, `filters`, `fields`, `fallback`; anything else is a 400. */
+/**
+ * Parses a list read's query: `locale`, `sort`, `pagination`, `filters`, `_q`, `fields`,
+ * `fallback`; anything else is a 400. `_q` joins `filters` by AND (content-model.md §14).
+ */
 export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination', 'filters', 'fields', 'fallback'])
+  rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback'])
+  const query = readQuery(parsed, type)
+  const search = searchFilter(parsed._q, type)
   return {
-    ...readQuery(parsed, type),
+    ...query,
+    filters: search === undefined ? query.filters : query.filters === undefined ? search : { kind: 'and', filters: [query.filters, search] },
     sort: parseSort(parsed.sort, type),
     pagination: parsePagination(parsed.pagination, rest),
   }

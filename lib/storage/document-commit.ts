@@ -4,16 +4,17 @@
 // between processes (or Lambda instances) costs one re-read for the whole batch. New documents
 // created at the same time are committed together too, each count item updated once.
 // The transaction moves each document's head on condition of the revision read, checks each locale
-// the batch writes in (registered, same fallback epoch), adds the guards of `extraGuards`, and puts
-// or deletes what the changes need (document-plan.ts).
+// the batch writes in (registered, same fallback epoch), claims the unique values it sets
+// (unique.ts), and puts or deletes what the changes need (document-plan.ts).
 import { randomInt } from 'node:crypto'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { payloadTooLarge, serviceUnavailable } from '../errors.js'
+import { badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, META } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
 import { countUpdates, planChanges, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
+import { claimedAttribute, claimWrites } from './unique.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
@@ -35,13 +36,6 @@ export interface LocaleGuards {
  * should have afterwards and the version to answer with. It may throw an ApiError (404, 409, 412).
  */
 export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
-
-/**
- * Extra items a write's transaction must hold (e.g. guard items of unique values), from the
- * document as read and its versions afterwards; `failure` is the answer when one of their
- * conditions fails for a single change.
- */
-export type WriteGuards = (type: ContentType, before: DocumentState, after: readonly Version[]) => { items: TransactItem[]; failure: () => Error }
 
 /** The changes to one document in a batch, in arrival order, and the read to apply them to (undefined: read it). */
 export interface Group {
@@ -77,7 +71,10 @@ class TooLarge extends Error {
   }
 }
 
-/** A guard of `extraGuards` failed in a batch of several changes: which one is unknown, so they go one by one. */
+/**
+ * A unique value's claim failed in a batch of several changes (which one is unknown), or two
+ * documents of a batch touch one item (DynamoDB refuses that): they go one by one.
+ */
 class GuardFailed extends Error {}
 
 export class DocumentCommitter {
@@ -87,7 +84,6 @@ export class DocumentCommitter {
     private readonly guards: LocaleGuards,
     private readonly read: (type: ContentType, documentId: string) => Promise<DocumentState>,
     private readonly now: () => string,
-    private readonly extraGuards: WriteGuards | undefined,
   ) {}
 
   /**
@@ -123,7 +119,6 @@ export class DocumentCommitter {
       const extras: TransactItem[] = []
       const changed: TransactItem[] = []
       const lists = new Map<string, number>()
-      const failures: (() => Error)[] = []
       for (const group of groups) {
         const state = group.state!
         const live = group.changes.filter((pending) => !refused.has(pending))
@@ -134,14 +129,13 @@ export class DocumentCommitter {
         headed.push(group)
         changed.push(...plan.items)
         for (const [list, delta] of plan.lists) lists.set(list, (lists.get(list) ?? 0) + delta)
-        const extra = this.extraGuards?.(type, state, versions)
-        extras.push(...(extra?.items ?? []))
-        if (extra !== undefined) failures.push(...extra.items.map(() => extra.failure))
+        extras.push(...claimWrites(type, this.tableName, group.documentId, state.versions, versions, live.some((pending) => pending.rewrite)))
       }
       const written = [...new Set(groups.flatMap((group) => group.changes).filter((pending) => outcomes.get(pending)?.ok === true).map((pending) => pending.guardLocale))]
       const checks = written.map((locale) => this.localeCheck(locale, guard))
       const items = [...heads, ...checks, ...extras, ...changed, ...countUpdates(type, this.tableName, lists, now)]
       const writes = changed.length + lists.size > 0
+      if (writes && groups.length > 1 && !distinctKeys(items)) throw new GuardFailed()
       if (writes) {
         if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(new Error(`a write of ${items.length} items exceeds one transaction`))
         // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
@@ -165,10 +159,11 @@ export class DocumentCommitter {
               for (const pending of groups.flatMap((group) => group.changes)) if (pending.guardLocale === locale) refused.set(pending, refusal)
             }
           }
-          const extraFailed = failures.findIndex((_, i) => error.failedAt(heads.length + checks.length + i))
-          if (extraFailed >= 0) {
+          // Another document holds a unique value: a 400, as Strapi's `This attribute must be unique`.
+          const taken = extras.map((item, i) => (error.failedAt(heads.length + checks.length + i) ? claimedAttribute(item) : undefined)).find((name) => name !== undefined)
+          if (taken !== undefined) {
             if (groups.flatMap((group) => group.changes).length > 1) throw new GuardFailed()
-            throw failures[extraFailed]!()
+            throw notUnique(taken)
           }
         } else if (!(error instanceof TransactionConflict)) throw error
       }
@@ -230,6 +225,21 @@ function applyAll(state: DocumentState, batch: readonly Pending[], now: string, 
     }
   }
   return versions
+}
+
+/** True when no two items of a transaction name the same item. */
+function distinctKeys(items: readonly TransactItem[]): boolean {
+  const keys = items.map((item) => {
+    const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {}
+    return `${String(key.documentId)}\u0000${String(key.locale)}`
+  })
+  return new Set(keys).size === keys.length
+}
+
+/** The 400 of a value another document holds (Strapi's message and shape). */
+export function notUnique(attribute: string) {
+  const message = 'This attribute must be unique'
+  return badRequest(message, { errors: [{ path: [attribute], message, name: 'ValidationError' }] })
 }
 
 function settle(pending: Pending, outcome: Outcome): void {

@@ -7,13 +7,14 @@
 // process is retried with a fresh read (bounded, jittered): the caller sees 200, or a 412 for a
 // stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
 import { ATTR, HEAD, META } from '../table.js'
 import { guarded } from './client.js'
-import { DocumentCommitter, type LocaleGuards, type Mutation, type Pending, type WriteGuards } from './document-commit.js'
+import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import type { DocumentState } from './document-plan.js'
 import { itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { claimKey, uniqueAttributes } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -56,9 +57,8 @@ export class DocumentStore {
     private readonly tableName: string,
     guards: LocaleGuards,
     now: () => string = () => new Date().toISOString(),
-    extraGuards?: WriteGuards,
   ) {
-    this.committer = new DocumentCommitter(db, tableName, guards, (type, documentId) => this.getDocument(type, documentId), now, extraGuards)
+    this.committer = new DocumentCommitter(db, tableName, guards, (type, documentId) => this.getDocument(type, documentId), now)
   }
 
   /** One version, read strongly consistent; undefined when absent or of another type. */
@@ -208,8 +208,39 @@ export class DocumentStore {
     this.queues.delete(documentId)
   }
 
-  /** Stores a version exactly as given (the benchmark's seeding and the reindex use the same items). */
-  itemOf(type: ContentType, version: Version): Record<string, unknown> {
-    return versionToItem(type, version)
+  /**
+   * The first of `base`, `base-1`, `base-2`, ... that no document but `documentId` holds as
+   * `attribute` in `locale` (a uid derived from its target field, as Strapi makes them). The
+   * write's own claim still decides: a value taken meanwhile is a 400.
+   */
+  async availableUid(type: ContentType, attribute: string, locale: string, base: string, documentId: string): Promise<string> {
+    for (let from = 0; from < 1000; from += 25) {
+      const candidates = Array.from({ length: 25 }, (_, i) => (from + i === 0 ? base : `${base}-${from + i}`))
+      const keys = candidates.map((value) => claimKey(type, attribute, locale, value))
+      const taken = new Map<string, string>()
+      let pending: Record<string, unknown>[] = keys
+      while (pending.length > 0) {
+        const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } })))
+        for (const item of answer.Responses?.[this.tableName] ?? []) taken.set(String(item.locale), String(item.owner))
+        pending = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[]
+      }
+      const free = candidates.find((_, i) => [undefined, documentId].includes(taken.get(keys[i]?.locale ?? '')))
+      if (free !== undefined) return free
+    }
+    throw notUnique(attribute)
+  }
+
+  /**
+   * Refuses a new version before anything is written: 413 when its item is too large, 400 when
+   * another document holds one of its unique values. The write's own claims still decide a race.
+   */
+  async checkNew(type: ContentType, version: Version): Promise<void> {
+    versionToItem(type, version)
+    const claims = uniqueAttributes(type).filter((name) => version.attributes[name] !== null && version.attributes[name] !== undefined)
+    if (claims.length === 0) return
+    const Keys = claims.map((name) => claimKey(type, name, version.locale, version.attributes[name]))
+    const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys, ConsistentRead: true } } })))
+    const taken = (answer.Responses?.[this.tableName] ?? []).find((item) => item.owner !== version.documentId)
+    if (taken !== undefined) throw notUnique(String(taken.attribute))
   }
 }

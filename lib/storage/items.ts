@@ -1,7 +1,7 @@
 // Mapping between stored items and API documents, and the small pieces of DynamoDB syntax the
 // document store builds (keys, update expressions).
 import type { Attributes } from '../body.js'
-import type { ContentType } from '../content-types.js'
+import { isPrivate, publicAttributes, type ContentType } from '../content-types.js'
 import { payloadTooLarge } from '../errors.js'
 import { collatorFor } from '../query/sort.js'
 import { ATTR, HEAD, META, indexedFields, listKey, servedList, slotKey } from '../table.js'
@@ -51,12 +51,12 @@ export function servedKey(documentId: string, locale: string) {
   return { documentId, locale: servedList(locale) }
 }
 
-/** Every filterable value of a version, as the `f` map of its items (nulls left out). */
+/** Every filterable value of a version, as the `f` map of its items (nulls and private values left out). */
 export function filterValues(type: ContentType, version: Version): Record<string, unknown> {
   const values: Record<string, unknown> = { locale: version.locale, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt: version.publishedAt }
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const value = version.attributes[name]
-    if (!JSON_TEXT_TYPES.has(attribute.type) && value !== null && value !== undefined) values[name] = value
+    if (!JSON_TEXT_TYPES.has(attribute.type) && !isPrivate(attribute) && value !== null && value !== undefined) values[name] = value
   }
   return values
 }
@@ -158,10 +158,10 @@ export function versionValues(version: Version): Record<string, unknown> {
   return { ...attributes, ...system }
 }
 
-/** The API shape of a version: id, documentId, attributes in schema order, timestamps, locale. */
+/** The API shape of a version: id, documentId, public attributes in schema order, timestamps, locale. */
 export function toDocument(type: ContentType, version: Version): Record<string, unknown> {
   const document: Record<string, unknown> = { id: version.id, documentId: version.documentId }
-  for (const name of Object.keys(type.attributes)) document[name] = version.attributes[name] ?? null
+  for (const name of publicAttributes(type)) document[name] = version.attributes[name] ?? null
   document.createdAt = version.createdAt
   document.updatedAt = version.updatedAt
   document.publishedAt = version.publishedAt

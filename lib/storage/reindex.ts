@@ -6,7 +6,7 @@
 // step reads one page of the table and returns a cursor; a pass that ran entirely under one
 // fallback epoch marks the served lists complete and records the key version.
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { contentTypes, type ContentType } from '../content-types.js'
+import { typeByUid, type ContentType } from '../content-types.js'
 import { badRequest } from '../errors.js'
 import { ATTR } from '../table.js'
 import { guarded } from './client.js'
@@ -31,14 +31,13 @@ export interface ReindexStep {
 /** Items of the table read per step (a Lambda call stays well within its timeout). */
 const PAGE_ITEMS = 200
 
-const TYPES_BY_UID = new Map<string, ContentType>(Object.values(contentTypes).map((type) => [type.uid, type]))
-
 export class Reindexer {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly documents: DocumentStore,
     private readonly locales: LocaleGuards & { markServedReady(epoch: number): Promise<boolean>; defaultCode(): Promise<string>; recordIndexVersion(): Promise<void> },
+    private readonly types: readonly ContentType[],
     private readonly pageItems = PAGE_ITEMS,
   ) {}
 
@@ -48,7 +47,7 @@ export class Reindexer {
     const page = await guarded(() => this.db.send(new ScanCommand({ TableName: this.tableName, Limit: this.pageItems, ExclusiveStartKey: position.start, ConsistentRead: true })))
     const seen = new Map<string, ContentType>()
     for (const item of page.Items ?? []) {
-      const type = TYPES_BY_UID.get(String(item[ATTR.contentType]))
+      const type = typeByUid(this.types, String(item[ATTR.contentType]))
       if (type !== undefined && !String(item.documentId).startsWith('#')) seen.set(String(item.documentId), type)
     }
     for (const [documentId, type] of seen) await this.rewrite(type, documentId)

@@ -145,6 +145,15 @@ export class SettingsStore {
     return Item === undefined ? undefined : (Item.permissions as string[])
   }
 
+  /** Stores `permissions` as the public role unless one is stored already; returns the stored role. */
+  async initPublicPermissions(permissions: readonly string[]): Promise<string[]> {
+    const stored = await conditionalWrite(async () => {
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...PUBLIC_ROLE_KEY, permissions }, ConditionExpression: 'attribute_not_exists(documentId)' }))
+      return true
+    }, () => false)
+    return stored ? [...permissions] : ((await this.getPublicPermissions()) ?? [...permissions])
+  }
+
   async putPublicPermissions(permissions: readonly string[]): Promise<void> {
     await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...PUBLIC_ROLE_KEY, permissions } })))
   }

@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { configFromEnv } from '../../lib/config.js'
-import { contentTypes } from '../../lib/content-types.js'
+import { shippedTypes } from '../support/types.js'
 import { TABLE } from '../../lib/table.js'
 import { actionsOf, cdkJsonContext, ofType, routes, statementsOf, synth, tableArn, tableId } from './synth.js'
 
-const CONTENT_ENTRIES = Object.keys(contentTypes).map((name) => `functions/${name}.ts`)
+const CONTENT_ENTRIES = shippedTypes.map((type) => `functions/content.ts#${type.singularName}`)
 /** Every function identifies or creates API tokens; only the admin function checks the admin token. */
 const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
 
@@ -107,6 +107,8 @@ describe('the dev stack', () => {
         API_REST_CACHE_STALE_WHILE_REVALIDATE: '0',
         API_REST_PAGE_CACHE: '500',
         API_REST_LIST_MARKS: '20000',
+        // A content function serves the type its schema file declares.
+        ...(entry.startsWith('functions/content.ts#') ? { CONTENT_TYPE: shippedTypes.find((type) => entry.endsWith(`#${type.singularName}`))?.uid } : {}),
       })
       const logGroupId = fn.LoggingConfig.LogGroup.Ref
       expect(synthed.resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } })
@@ -126,8 +128,8 @@ describe('the dev stack', () => {
   describe('routes', () => {
     it('sends each path to its own function, every method (the function answers 405)', () => {
       const expected: string[] = []
-      for (const [name, type] of Object.entries(contentTypes)) {
-        const fn = synthed.logicalId(`functions/${name}.ts`)
+      for (const type of shippedTypes) {
+        const fn = synthed.logicalId(`functions/content.ts#${type.singularName}`)
         if (type.kind === 'collection') {
           expected.push(`ANY /api/${type.pluralName} -> ${fn}`, `ANY /api/${type.pluralName}/{documentId} -> ${fn}`)
         } else {

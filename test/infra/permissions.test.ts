@@ -3,7 +3,7 @@
 // it must not write (`dynamodb:LeadingKeys`), plus its own secrets and log group.
 import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { contentTypes } from '../../lib/content-types.js'
+import { shippedTypes } from '../support/types.js'
 import { TABLE } from '../../lib/table.js'
 import { actionsOf, indexArn, ofType, statementsOf, synth, tableArn } from './synth.js'
 
@@ -13,7 +13,7 @@ const ADMIN_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dy
 const LOCALES_ACTIONS = ['dynamodb:GetItem']
 const WRITES = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
 
-const CONTENT_ENTRIES = Object.keys(contentTypes).map((name) => `functions/${name}.ts`)
+const CONTENT_ENTRIES = shippedTypes.map((type) => `functions/content.ts#${type.singularName}`)
 const ALL_ENTRIES = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
 /** Every function identifies or creates API tokens; only the admin function checks the admin token. */
 const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])

@@ -13,9 +13,9 @@ export type Resources = Record<string, { Type: string; Properties: any; Deletion
 export const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>
 
 /** Synthesizes the stack of `stage` with cdk.json's context plus `context`, without bundling; `outdir` keeps the assembly. */
-export function synth(stage: string, context: Record<string, unknown> = {}, outdir?: string) {
+export function synth(stage: string, context: Record<string, unknown> = {}, outdir?: string, contentTypesDir?: string) {
   const app = new App({ outdir, context: { ...cdkJsonContext, ...context, stage, 'aws:cdk:bundling-stacks': [] } })
-  const stack = new ContentApiStack(app, `Test-${stage}`, { stage: stageFromContext((key) => app.node.tryGetContext(key)) })
+  const stack = new ContentApiStack(app, `Test-${stage}`, { stage: stageFromContext((key) => app.node.tryGetContext(key)), contentTypesDir })
   const template = Template.fromStack(stack)
   const logicalId = (entry: string) => {
     const fn = stack.functions.get(entry)

@@ -304,7 +304,7 @@ describe('revocation and caching (cache TTL 5000 ms)', () => {
   it('revokes a token in another process once the TTL has passed', async () => {
     // Another process: its own AccessService on the same table, with a clock the test moves.
     let now = Date.parse('2030-01-01T00:00:00Z')
-    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), deriveTokenHashSecret(ADMIN_TOKEN), 5000, () => now)
+    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, deriveTokenHashSecret(ADMIN_TOKEN), 5000, () => now)
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'elsewhere', type: 'read-only' }))
     const header = `Bearer ${data.accessKey}`
     await other.identify(header)

@@ -225,7 +225,9 @@ describe('admin API: the public role', () => {
     expect(response.status).toBe(200)
     const { data } = await json(response)
     expect(Object.keys(data)).toEqual(['permissions'])
-    expect([...data.permissions].sort()).toEqual([`${ARTICLE}.find`, `${ARTICLE}.findOne`, `${HOMEPAGE}.find`, LIST_LOCALES].sort())
+    const AUTHOR = 'api::author.author'
+    const TAG = 'api::tag.tag'
+    expect([...data.permissions].sort()).toEqual([`${ARTICLE}.find`, `${ARTICLE}.findOne`, `${AUTHOR}.find`, `${AUTHOR}.findOne`, `${HOMEPAGE}.find`, `${TAG}.find`, `${TAG}.findOne`, LIST_LOCALES].sort())
   })
 
   it('replaces the permissions with PUT and answers the same shape', async () => {

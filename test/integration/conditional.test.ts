@@ -196,7 +196,7 @@ describe('list tags', () => {
 
   it('differs for an app with another configuration on the same table', async () => {
     const config = { ...ctx.config, rest: { ...ctx.config.rest, maxLimit: 50 } }
-    const services = createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+    const services = createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }, ctx.services.types)
     const other = createServerApp(services, () => undefined)
     const mine = await tagOf()
     const response = await other.request(PATH)

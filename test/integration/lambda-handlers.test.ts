@@ -2,7 +2,7 @@
 // API Gateway events as API Gateway delivers them, against DynamoDB Local. Expectations come from
 // the spec (content-api.md) and behaviour.md.
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
+import { DEFAULT_CONTENT_TYPES_DIR } from '../../lib/schema/load.js'
 import { assertLoopback } from '../support/loopback.js'
 
 interface LambdaResult {
@@ -154,7 +155,7 @@ function expectError(result: LambdaResult, status: number, name: string) {
 const ENV_KEYS = [
   'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
   'API_REST_MAX_LIMIT', 'API_REST_FIND_ONE_SHAPE', 'CACHE_TTL_MS', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE',
+  'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'CONTENT_TYPE',
 ]
 const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
 
@@ -187,8 +188,14 @@ beforeAll(async () => {
     CACHE_TTL_MS: '0',
   })
   await ensureTable(createDocumentClient({ region: 'eu-west-1', endpoint }), tableName)
-  article = (await import('../../functions/article.js')).handler as unknown as Handler
-  homepage = (await import('../../functions/homepage.js')).handler as unknown as Handler
+  // One entry serves every content type: each import, fresh, serves the type CONTENT_TYPE names.
+  const contentFunction = async (uid: string) => {
+    vi.resetModules()
+    process.env.CONTENT_TYPE = uid
+    return (await import('../../functions/content.js')).handler as unknown as Handler
+  }
+  article = await contentFunction('api::article.article')
+  homepage = await contentFunction('api::homepage.homepage')
   locales = (await import('../../functions/locales.js')).handler as unknown as Handler
   admin = (await import('../../functions/admin.js')).handler as unknown as Handler
 })
@@ -443,7 +450,9 @@ describe('the production bundles', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bundle-'))
-    bundles = await bundle(dir, ['admin', 'article', 'locales'])
+    bundles = await bundle(dir, ['admin', 'content', 'locales'])
+    // As the stack's bundling hook does: the schema folder beside the bundles, read at each cold start.
+    cpSync(DEFAULT_CONTENT_TYPES_DIR, join(dir, 'content-types'), { recursive: true })
     secretsManager = await fakeSecretsManager({ [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey })
     logged = []
     spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
@@ -491,7 +500,8 @@ describe('the production bundles', () => {
     // A content function: the hash key ARN alone, no admin token anywhere.
     delete process.env.ADMIN_SECRET_ARN
     secretsManager.requests.length = 0
-    const bundledArticle = ((await import(pathToFileURL(bundles.article!).href)) as { handler: Handler }).handler
+    process.env.CONTENT_TYPE = 'api::article.article'
+    const bundledArticle = ((await import(pathToFileURL(bundles.content!).href)) as { handler: Handler }).handler
     const list = (handler: Handler, token: string) => handler(restEvent({ method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=de', token }), {})
     const withBundleKey = await list(bundledArticle, bundleKey)
     expect(withBundleKey.statusCode).toBe(200)

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, type TestContext } from '../support/context.js'
-import { article } from '../../lib/content-types.js'
+import { article } from '../support/types.js'
 import { INDEX, META, indexedFields, slotIndex } from '../../lib/table.js'
 
 interface Doc { id: number; documentId: string; title: string | null; views: number | null; locale: string }

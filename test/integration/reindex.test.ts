@@ -48,7 +48,7 @@ describe('reindex', () => {
     expect(await titles('locale=fr-CA&sort=title')).toEqual(expected)
     expect((await json(await ctx.request('GET', `/api/articles/${fr.documentId}?locale=fr-CA`))).data[0].title).toBe('abricot')
     // During: step by step, three items of the table at a time, every list still right.
-    const stepper = new Reindexer(ctx.db, ctx.config.tableName, ctx.services.documents, ctx.services.locales, 3)
+    const stepper = new Reindexer(ctx.db, ctx.config.tableName, ctx.services.documents, ctx.services.locales, ctx.services.types, 3)
     let step = await stepper.step(undefined)
     for (let guard = 0; !step.done && guard < 100; guard++) {
       expect(await titles('locale=fr-CA&sort=title')).toEqual(expected)
@@ -68,7 +68,7 @@ describe('reindex', () => {
   it('marks no served list ready when a fallback changed during the pass, and finishes on the next', async () => {
     await create('en', 'one')
     await ctx.admin('PUT', '/admin/i18n/locales/fr', { fallback: 'en' })
-    const stepper = new Reindexer(ctx.db, ctx.config.tableName, ctx.services.documents, ctx.services.locales, 1)
+    const stepper = new Reindexer(ctx.db, ctx.config.tableName, ctx.services.documents, ctx.services.locales, ctx.services.types, 1)
     const first = await stepper.step(undefined)
     await ctx.admin('PUT', '/admin/i18n/locales/fr-CA', { fallback: 'fr' })
     let step = first

@@ -13,6 +13,8 @@ import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
 import { assertLoopback } from './loopback.js'
+import { shippedTypes } from './types.js'
+import type { ContentType } from '../../lib/content-types.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 
@@ -36,13 +38,18 @@ export interface TestContext {
 export async function createTestContext(
   overrides: Partial<Omit<Config, 'rest'>> & { rest?: Partial<Config['rest']> } = {},
   clientConfig: Partial<DynamoDBClientConfig> = {},
+  types: readonly ContentType[] = shippedTypes,
 ): Promise<TestContext> {
   const endpoint = inject('dynamoEndpoint')
   assertLoopback(endpoint)
   const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
-  await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint }), config.tableName)
-  const services = createServices(db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }
+  // The table and the first start's public role, through a plain client (`clientConfig` may point elsewhere).
+  const setup = createDocumentClient({ region: 'us-east-1', endpoint })
+  await ensureTable(setup, config.tableName)
+  await createServices(setup, config, secrets, types).access.ensurePublicRole()
+  const services = createServices(db, config, secrets, types)
   const app = createServerApp(services, () => undefined)
 
   const request: TestContext['request'] = (method, path, options = {}) => {
@@ -73,7 +80,7 @@ export async function createTestContext(
 
 /** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
 export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}): Pick<TestContext, 'app' | 'request'> {
-  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) })
+  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }, ctx.services.types)
   const app = createServerApp(services)
   const request: TestContext['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }

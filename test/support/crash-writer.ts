@@ -8,6 +8,7 @@ import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { assertLoopback } from './loopback.js'
+import { shippedTypes } from './types.js'
 
 const need = (name: string): string => {
   const value = process.env[name]
@@ -22,7 +23,7 @@ db.middlewareStack.add((next: any, context: any) => async (args: any) => {
   return next(args)
 }, { step: 'initialize', name: 'announce' })
 const adminToken = need('ADMIN_TOKEN')
-const services = createServices(db, parseConfig({ tableName: need('TABLE_NAME'), cacheTtlMs: 0, rest: {} }), { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) })
+const services = createServices(db, parseConfig({ tableName: need('TABLE_NAME'), cacheTtlMs: 0, rest: {} }), { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) }, shippedTypes)
 const app = createServerApp(services, () => undefined)
 const locales = need('LOCALES').split(',')
 for (let i = 1; ; i++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseBody, parseJson } from '../../lib/body.js'
-import { article, type ContentType } from '../../lib/content-types.js'
+import { type ContentType } from '../../lib/content-types.js'
+import { article } from '../support/types.js'
 import { errorOf } from '../support/errors.js'
 
 const paragraph = [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi' }] }]

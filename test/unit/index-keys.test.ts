@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { article, type ContentType } from '../../lib/content-types.js'
+import { type ContentType } from '../../lib/content-types.js'
+import { article } from '../support/types.js'
 import { sortComparator } from '../../lib/query/sort.js'
 import { KEY_VERSION, collationKey, encodeBigInteger, encodeNumber, indexKey, keyKindOf } from '../../lib/storage/index-keys.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { article } from '../../lib/content-types.js'
+import { article } from '../support/types.js'
 import { errorOf } from '../support/errors.js'
 import { idOrder, parseSort, sortComparator } from '../../lib/query/sort.js'
 

@@ -1,0 +1,6 @@
+import { handle } from 'hono/aws-lambda'
+import { createContentApp } from '../lib/content-app.js'
+import { contentTypeOf, lambdaServices } from './runtime.js'
+
+const services = await lambdaServices()
+export const handler = handle(createContentApp(contentTypeOf(services), services))

@@ -1,0 +1,125 @@
+// Schema files (content-model.md §14): both layouts read as Strapi writes them, every option
+// normalized, and every bad file refused with one line naming the file and the key path.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadContentTypes } from '../../lib/schema/load.js'
+import { SchemaError } from '../../lib/schema/model.js'
+
+const FIXTURE = new URL('../fixtures/strapi-project/src/api/', import.meta.url).pathname
+
+/** A folder holding one `<name>/schema.json` per entry. */
+function folderOf(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'schemas-'))
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(join(dir, name), { recursive: true })
+    writeFileSync(join(dir, name, 'schema.json'), typeof content === 'string' ? content : JSON.stringify(content))
+  }
+  return dir
+}
+
+const valid = (attributes: Record<string, unknown> = { title: { type: 'string' } }, extra: Record<string, unknown> = {}) => ({
+  kind: 'collectionType',
+  info: { singularName: 'thing', pluralName: 'things', displayName: 'Thing' },
+  pluginOptions: { i18n: { localized: true } },
+  attributes,
+  ...extra,
+})
+
+/** The SchemaError message loading `schema` gives (as thing/schema.json). */
+function problemOf(schema: unknown): string {
+  try {
+    loadContentTypes(folderOf({ thing: schema }))
+  } catch (error) {
+    expect(error).toBeInstanceOf(SchemaError)
+    return (error as Error).message
+  }
+  throw new Error('the schema was accepted')
+}
+
+describe('loading schema files', () => {
+  it('reads a Strapi src/api tree as it is, naming each type api::<api>.<name>', () => {
+    const types = loadContentTypes(FIXTURE)
+    expect(types.map((type) => type.uid)).toEqual(['api::note.note', 'api::shop.product'])
+    const product = types[1]!
+    expect(product).toMatchObject({ kind: 'collection', singularName: 'product', pluralName: 'products', displayName: 'Product', localized: true, draftAndPublish: false })
+    expect(product.attributes.name).toEqual({ type: 'string', localized: true, required: true, minLength: 2, maxLength: 40 })
+    expect(product.attributes.sku).toEqual({ type: 'string', localized: false, unique: true, regex: '^[A-Z]{3}-\\d{3}$' })
+    expect(product.attributes.stock).toEqual({ type: 'integer', localized: false, min: 0, max: 10000, default: 0 })
+    expect(product.attributes.secret).toMatchObject({ type: 'password', private: true, minLength: 8 })
+    expect(product.attributes.internalCode).toMatchObject({ writable: false, default: 'N/A' })
+    expect(product.attributes.notes).toMatchObject({ searchable: false })
+    expect(product.attributes.slug).toEqual({ type: 'uid', localized: true, targetField: 'name' })
+  })
+
+  it('makes every attribute of a type without i18n non-localized', () => {
+    const note = loadContentTypes(FIXTURE)[0]!
+    expect(note.localized).toBe(false)
+    expect(Object.values(note.attributes).map((attribute) => attribute.localized)).toEqual([false, false])
+  })
+
+  it('reads the flat layout <dir>/<name>/schema.json with the folder name as api and name', () => {
+    const [type] = loadContentTypes(folderOf({ thing: valid() }))
+    expect(type?.uid).toBe('api::thing.thing')
+  })
+
+  it('ships the example types of content-model.md §17 without relations', () => {
+    const types = loadContentTypes()
+    expect(types.map((type) => type.uid)).toEqual(['api::article.article', 'api::author.author', 'api::homepage.homepage', 'api::tag.tag'])
+    const [article, author, homepage, tag] = types
+    expect(article?.draftAndPublish).toBe(true)
+    expect(homepage).toMatchObject({ kind: 'single', draftAndPublish: true })
+    expect(Object.fromEntries(Object.entries(article!.attributes).map(([name, a]) => [name, [a.type, a.localized]]))).toEqual({
+      title: ['string', true], body: ['blocks', true], slug: ['string', true], views: ['integer', false], category: ['string', false],
+    })
+    expect(author?.attributes).toEqual({
+      name: { type: 'string', localized: true, required: true },
+      email: { type: 'email', localized: false, unique: true, private: true },
+    })
+    expect(tag?.attributes.slug).toEqual({ type: 'uid', localized: false, unique: true, targetField: 'name' })
+  })
+})
+
+describe('refusing a bad schema file with one line naming the file and the key path', () => {
+  it.each([
+    ['a component', valid({ seo: { type: 'component', component: 'shared.seo' } }), /thing\/schema\.json: attributes\.seo\.type: 'component' is not supported/],
+    ['a dynamic zone', valid({ blocks: { type: 'dynamiczone', components: [] } }), /attributes\.blocks\.type: 'dynamiczone' is not supported/],
+    ['a media attribute', valid({ cover: { type: 'media' } }), /attributes\.cover\.type: 'media' is not supported/],
+    ['a relation (until relations land)', valid({ author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' } }), /attributes\.author\.type: 'relation' is not supported/],
+    ['an unknown attribute type', valid({ x: { type: 'colour' } }), /attributes\.x\.type: unknown attribute type 'colour'/],
+    ['an unknown attribute key', valid({ title: { type: 'string', maxLenght: 3 } }), /attributes\.title\.maxLenght: unknown key/],
+    ['an unknown top-level key', valid(undefined, { kinds: 'x' }), /thing\/schema\.json: kinds: unknown key/],
+    ['an unknown info key', { ...valid(), info: { singularName: 'thing', pluralName: 'things', plural: 'x' } }, /info\.plural: unknown key/],
+    ['an unknown plugin option', valid({ title: { type: 'string', pluginOptions: { i18n: { localised: true } } } }), /attributes\.title\.pluginOptions\.i18n\.localised: unknown key/],
+    ['a wrong kind', { ...valid(), kind: 'collection' }, /kind: must be 'collectionType' or 'singleType'/],
+    ['a missing info', { kind: 'collectionType', attributes: {} }, /info: is required/],
+    ['a plural name that is not kebab-case', { ...valid(), info: { singularName: 'thing', pluralName: 'Things' } }, /info\.pluralName: must be lower-case kebab-case/],
+    ['an option of another type', valid({ views: { type: 'integer', maxLength: 3 } }), /attributes\.views\.maxLength: unknown key/],
+    ['an enumeration without values', valid({ size: { type: 'enumeration' } }), /attributes\.size\.enum/],
+    ['a default of the wrong type', valid({ views: { type: 'integer', default: 'many' } }), /attributes\.views\.default: is not a valid value: must be an integer/],
+    ['a default outside the bounds', valid({ views: { type: 'integer', min: 1, default: 0 } }), /attributes\.views\.default: is not a valid value: must be greater than or equal to 1/],
+    ['min above max', valid({ views: { type: 'integer', min: 5, max: 1 } }), /attributes\.views\.min: must not be greater than max/],
+    ['a regex that does not compile', valid({ code: { type: 'string', regex: '([a-z' } }), /attributes\.code\.regex: is not a valid regular expression/],
+    ['a targetField naming no text attribute', valid({ slug: { type: 'uid', targetField: 'nope' } }), /attributes\.slug\.targetField: must name a text attribute/],
+    ['a reserved attribute name', valid({ documentId: { type: 'string' } }), /attributes\.documentId: 'documentId' is a reserved name/],
+    ['a storage key as attribute name', valid({ k3: { type: 'string' } }), /attributes\.k3: 'k3' is a reserved name/],
+    ['unique on a json attribute', valid({ data: { type: 'json', unique: true } }), /attributes\.data\.unique: unique is not supported on json/],
+    ['a route the API keeps', { ...valid(), info: { singularName: 'thing', pluralName: 'i18n' } }, /info\.pluralName: 'i18n' is a route the API keeps/],
+    ['a file that is not JSON', '{ "kind": ', /thing\/schema\.json: not valid JSON/],
+  ])('refuses %s', (_, schema, message) => {
+    const problem = problemOf(schema)
+    expect(problem).toMatch(message)
+    expect(problem).not.toContain('\n')
+  })
+
+  it('refuses two types sharing a route name', () => {
+    const dir = folderOf({ thing: valid(), other: { ...valid(), info: { singularName: 'other', pluralName: 'things' } } })
+    expect(() => loadContentTypes(dir)).toThrow(/info: the name 'things' is already used by/)
+  })
+
+  it('refuses a folder that does not exist or holds no schema file, naming it', () => {
+    expect(() => loadContentTypes('/no/such/folder')).toThrow(/\/no\/such\/folder: the content types folder does not exist/)
+    expect(() => loadContentTypes(mkdtempSync(join(tmpdir(), 'empty-')))).toThrow(/no schema\.json found/)
+  })
+})
