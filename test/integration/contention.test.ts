@@ -3,6 +3,8 @@
 // barrier holds each process's first transaction of a round until the other's has arrived, so the
 // two processes certainly race. Every answer is 200, fast, and no acknowledged write is lost.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ContentType } from '../../lib/content-types.js'
+import { loadContentTypes } from '../../lib/schema/load.js'
 import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
 
 type Doc = Record<string, any>
@@ -171,4 +173,29 @@ describe('contention on one document', () => {
     // Each of the 24 writes moved the version once.
     expect(revOf((await ctx.request('GET', `/api/articles/${documentId}?locale=en`)).headers.get('etag'))).toBe(1 + 24)
   }, 60_000)
+})
+
+describe('parallel creates of one unique value in one process', () => {
+  const types: readonly ContentType[] = loadContentTypes(new URL('../fixtures/strapi-project/src/api/', import.meta.url).pathname)
+
+  it('answers one 200 and 400s, never a 5xx, when the creates share a batch', async () => {
+    const ctx = await createTestContext({}, {}, types)
+    const key = await ctx.token()
+    // The first create's transaction waits until the others have passed their checks and queued behind it.
+    let held = false
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      if (context.commandName === 'TransactWriteItemsCommand' && !held) {
+        held = true
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+      }
+      return next(args)
+    }, { step: 'initialize', name: 'barrier', override: true })
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      ctx.request('POST', '/api/products?locale=en', { token: key, body: { data: { name: `Twin ${i}`, sku: 'TWN-001' } } })))
+    const statuses = responses.map((response) => response.status).sort()
+    expect(statuses).toEqual([200, 400, 400, 400, 400, 400, 400, 400])
+    for (const response of responses.filter((entry) => entry.status === 400)) {
+      expect((await json(response)).error.details.errors).toEqual([{ path: ['sku'], message: 'This attribute must be unique', name: 'ValidationError' }])
+    }
+  })
 })
