@@ -9,7 +9,8 @@ const ROOT = resolve(import.meta.dirname, '../..')
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
+    // bench/results/ holds outputs and, once installed, a copy of the Strapi peer: not our sources.
+    .filter((name) => name.endsWith('.ts') && !name.startsWith('results/') && !name.includes('node_modules'))
     .map((name) => join(ROOT, folder, name))
 }
 
