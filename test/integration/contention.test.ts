@@ -72,16 +72,16 @@ describe('contention on one document', () => {
     for (const locale of LOCALES.slice(1)) {
       expect((await ctx.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data: { title: locale } } })).status).toBe(200)
     }
-    // The machine's speed now: one uncontended PUT at a time (the baseline of the latency bar below).
+    // The machine's speed while the rounds run: uncontended PUTs, one at a time, before each round
+    // (the baseline of the latency bar below; other test files share the machine).
     const single: number[] = []
-    for (let i = 0; i < 10; i++) {
-      const started = performance.now()
-      expect((await ctx.request('PUT', `/api/articles/${documentId}?locale=fr`, { token: key, body: { data: { title: `warm ${i}` } } })).status).toBe(200)
-      single.push(performance.now() - started)
-    }
-    const baseline = single.sort((a, b) => a - b)[5]!
     const latencies: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now()
+        expect((await ctx.request('PUT', `/api/articles/${documentId}?locale=fr`, { token: key, body: { data: { title: `alone ${round}.${i}` } } })).status).toBe(200)
+        single.push(performance.now() - started)
+      }
       const before = await revisions(documentId)
       holdWrites(ctx, documentId, 2, 2000)
       const answers = await Promise.all(Array.from({ length: WRITERS }, (_, i) => write(documentId, round, i)))
@@ -111,9 +111,10 @@ describe('contention on one document', () => {
     }
     const sorted = [...latencies].sort((a, b) => a - b)
     const p99 = sorted[Math.ceil(sorted.length * 0.99) - 1]!
+    const baseline = single.sort((a, b) => a - b)[Math.floor(single.length * 0.75)]!
     console.error(`contention: ${latencies.length} PUTs, p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms; one PUT alone ${baseline.toFixed(0)} ms`)
-    // Under 2 s (issue 20), or on a machine so loaded that one PUT alone takes over 100 ms, under 20
-    // of them: the 40 writers need a few transactions in sequence, whatever the design.
+    // Under 2 s (issue 20), or on a machine so loaded that one PUT alone takes over 100 ms (upper
+    // quartile of those measured between the rounds), under 20 of them: the 40 writers need a few transactions in sequence, whatever the design.
     expect(p99).toBeLessThan(Math.max(2000, 20 * baseline))
     await expectStorageInvariants(ctx)
   })
