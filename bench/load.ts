@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { ScanCommand } from '@aws-sdk/lib-dynamodb'
-import { deriveTokenHashSecret } from '../lib/access.js'
+import { randomSecret } from '../lib/local/secrets.js'
 import { parseConfig } from '../lib/config.js'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { createServerApp } from '../lib/server-app.js'
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   const config = parseConfig({ tableName: 'load-content', rest: {}, cacheTtlMs: 5000 })
   const db = createDocumentClient({ region: 'us-east-1', endpoint: local.endpoint })
   await ensureTable(db, config.tableName)
-  const app = createServerApp(createServices(db, config, { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) }, types))
+  const app = createServerApp(createServices(db, config, { adminToken, tokenHashSecret: randomSecret() }, types))
   let active = 0
   const fetchCounted = async (request: Request) => {
     active++

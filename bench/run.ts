@@ -5,7 +5,6 @@
 // Not a test: it asserts nothing about timings; it fails only if an answer is wrong.
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { deriveTokenHashSecret } from '../lib/access.js'
 import { parseConfig } from '../lib/config.js'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { createServerApp } from '../lib/server-app.js'
@@ -37,6 +36,7 @@ const MAX_SCAN = 20_000
 /** Locale registry, public role and API tokens are trusted this long, as in production. */
 const CACHE_TTL_MS = 5000
 const ADMIN_TOKEN = 'bench-admin-token-0123456789'
+const TOKEN_HASH_SECRET = 'bench-token-hash-key-0123456789abcdefghij'
 const TABLE_NAME = 'bench-content'
 const REGION = 'us-east-1'
 const COLD_RUNS = 5
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     const meter = new CapacityMeter(db)
     const seeder = createDocumentClient({ region: REGION, endpoint: local.endpoint })
     await ensureTable(seeder, TABLE_NAME)
-    const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }
+    const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
     // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
     // cost of a request answered from nothing the process kept.
     const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
-    const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, AWS_REGION: REGION }
+    const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, TOKEN_HASH_SECRET, AWS_REGION: REGION }
     const coldStarts = await measureColdStarts(COLD_TARGETS, env, COLD_RUNS)
     log('cold starts measured')
 

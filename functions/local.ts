@@ -1,55 +1,48 @@
-// `npm start`: every route on http://127.0.0.1:${PORT:-1337}, on DynamoDB Local started here (or
-// the one DYNAMODB_ENDPOINT names), with the table created if missing. Start-up problems the user
-// can fix (port in use, no Java, a short ADMIN_TOKEN) end with one sentence and exit code 1.
-import { randomBytes } from 'node:crypto'
-import { deriveTokenHashSecret } from '../lib/access.js'
+// `npm start`: every route on http://127.0.0.1:${PORT:-1337}, on DynamoDB Local started here (its
+// data and the secrets kept in DATA_DIR, default .tmp/, unless --in-memory) or the one
+// DYNAMODB_ENDPOINT names, with the table created if missing. Every problem the user can fix ends
+// with one line saying what and how, and exit code 1 (2 for a wrong argument).
 import { configFromEnv } from '../lib/config.js'
 import { routeName } from '../lib/content-types.js'
-import { startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
+import { dynamoEndpointProblem, startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
+import { resolveLocalSecrets } from '../lib/local/secrets.js'
 import { checkPortFree, portOf, serveOnLoopback } from '../lib/local/serve.js'
+import { LOCAL_USAGE, LocalUsageError, readLocalSettings } from '../lib/local/settings.js'
 import { loadContentTypes } from '../lib/schema/load.js'
 import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
 
-/** Shortest ADMIN_TOKEN accepted: it guards every admin route. */
-const MIN_ADMIN_TOKEN_LENGTH = 20
-
-/** An environment variable, undefined when unset or empty. */
-const env = (name: string): string | undefined => (process.env[name] === '' ? undefined : process.env[name])
-
 let local: LocalDynamo | undefined
 try {
+  const settings = readLocalSettings(process.argv.slice(2), process.env, process.cwd())
+  if (settings.help) {
+    console.log(LOCAL_USAGE)
+    process.exit(0)
+  }
   const config = configFromEnv(process.env)
   // Before anything starts: a bad schema file stops here with one line naming the file and key.
-  const types = loadContentTypes(env('CONTENT_TYPES_DIR'))
-  const portText = env('PORT') ?? '1337'
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new Error(`Invalid configuration: PORT must be a port number, got '${portText}'`)
-  const port = Number(portText)
-  const region = env('AWS_REGION') ?? 'us-east-1'
-  const givenToken = env('ADMIN_TOKEN')
-  if (givenToken !== undefined && givenToken.length < MIN_ADMIN_TOKEN_LENGTH) {
-    throw new Error(`Invalid configuration: ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (it is ${givenToken.length}); leave it unset to get a random one`)
-  }
-  const adminToken = givenToken ?? randomBytes(24).toString('base64url')
+  const types = loadContentTypes(process.env.CONTENT_TYPES_DIR === '' ? undefined : process.env.CONTENT_TYPES_DIR)
   // Before Java starts: a busy port is named now, not after a JVM start and a stack trace.
-  await checkPortFree(port)
+  await checkPortFree(settings.port, settings.host)
+  const { secrets, adminTokenSource, file } = await resolveLocalSecrets(settings.dataDir, { adminToken: settings.adminToken, tokenHashSecret: settings.tokenHashSecret }, { existingTable: settings.endpoint !== undefined })
 
-  const endpoint = env('DYNAMODB_ENDPOINT') ?? (local = await startDynamoLocal()).endpoint
-  const db = createDocumentClient({ region, endpoint })
+  const endpoint = settings.endpoint ?? (local = await startDynamoLocal({ dbPath: settings.dataDir === undefined ? undefined : `${settings.dataDir}/dynamodb` })).endpoint
+  const problem = await dynamoEndpointProblem(endpoint)
+  if (problem !== undefined) throw new Error(problem)
+  const db = createDocumentClient({ region: settings.region, endpoint })
   await ensureTable(db, config.tableName)
 
-  const services = createServices(db, config, {
-    adminToken,
-    tokenHashSecret: env('TOKEN_HASH_SECRET') ?? deriveTokenHashSecret(adminToken),
-  }, types)
+  const services = createServices(db, config, secrets, types)
   await services.access.ensurePublicRole()
   const app = createServerApp(services)
-  const server = await serveOnLoopback(app, port)
-  console.log(`Content API on http://127.0.0.1:${portOf(server)} (DynamoDB ${local === undefined ? 'at' : 'Local at'} ${endpoint}, table ${config.tableName})`)
+  const server = await serveOnLoopback(app, settings.port, settings.host)
+  const where = local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local at ${endpoint}, ${settings.dataDir === undefined ? 'in memory' : `data in ${settings.dataDir}`}`
+  console.log(`Content API on http://${settings.host}:${portOf(server)} (${where}, table ${config.tableName})`)
   console.log(`Content types: ${types.map((type) => `${type.singularName} (/api/${routeName(type)})`).join(', ')}`)
-  console.log(`Admin token: ${givenToken === undefined ? adminToken : '(from ADMIN_TOKEN)'}`)
+  const kept = file === undefined ? 'this run only (--in-memory)' : `kept in ${file}`
+  console.log(`Admin token: ${adminTokenSource === 'environment' ? '(from ADMIN_TOKEN)' : secrets.adminToken} (${kept})`)
 
   const shutdown = () => {
     server.close()
@@ -58,8 +51,13 @@ try {
   process.once('SIGINT', shutdown)
   process.once('SIGTERM', shutdown)
 } catch (error) {
-  // Every start-up failure is something to fix in the environment: say what, without a trace.
-  console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`)
+  // Every start-up failure is something to fix in the environment or the command: say what, without a trace.
+  const message = error instanceof Error ? error.message : String(error)
   await local?.stop()
+  if (error instanceof LocalUsageError) {
+    console.error(`Cannot start: ${message}\n\n${LOCAL_USAGE}`)
+    process.exit(2)
+  }
+  console.error(`Cannot start: ${message}`)
   process.exit(1)
 }

@@ -3,7 +3,6 @@
 // function may read from Secrets Manager (once per cold start), one DynamoDB client.
 import { fileURLToPath } from 'node:url'
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { deriveTokenHashSecret } from '../lib/access.js'
 import { configFromEnv } from '../lib/config.js'
 import { typeByUid, type ContentType } from '../lib/content-types.js'
 import { loadContentTypes } from '../lib/schema/load.js'
@@ -46,8 +45,8 @@ async function fetchSecrets(arns: ReadonlyMap<SecretName, string>): Promise<Part
  * On AWS each secret comes from the ARN the stack gave this function: every function gets the
  * token hash key, only the admin function the admin token (elsewhere it stays undefined and
  * matches nothing). A secret without an ARN comes from the environment as for a local run:
- * ADMIN_TOKEN (required when no ARN is set at all), and TOKEN_HASH_SECRET or a key derived from
- * ADMIN_TOKEN, never from a fetched admin token, so rotating that one leaves API tokens valid.
+ * ADMIN_TOKEN (required when no ARN is set at all) and TOKEN_HASH_SECRET. The hash key is never
+ * derived from the admin token, so rotating that one leaves API tokens valid.
  */
 async function readSecrets(): Promise<Secrets> {
   const arns = new Map<SecretName, string>()
@@ -58,8 +57,7 @@ async function readSecrets(): Promise<Secrets> {
   const fetched = await fetchSecrets(arns)
   const envAdminToken = arns.size === 0 ? required('ADMIN_TOKEN') : optional('ADMIN_TOKEN')
   const tokenHashSecret = fetched.tokenHashSecret ?? optional('TOKEN_HASH_SECRET')
-    ?? (envAdminToken === undefined ? undefined : deriveTokenHashSecret(envAdminToken))
-  if (tokenHashSecret === undefined) throw new Error('Missing environment variable TOKEN_HASH_SECRET_ARN (or TOKEN_HASH_SECRET or ADMIN_TOKEN)')
+  if (tokenHashSecret === undefined) throw new Error('Missing environment variable TOKEN_HASH_SECRET_ARN (or TOKEN_HASH_SECRET)')
   return { adminToken: fetched.adminToken ?? envAdminToken, tokenHashSecret }
 }
 

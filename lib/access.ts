@@ -1,8 +1,10 @@
 // Who is calling and what they may do. No `Authorization` header: the public role. A bearer
 // access key: that API token, looked up by its HMAC (one GetItem). Anything else: 401. Access keys
-// are stored only as HMAC-SHA-256 hashes under a server-side secret. Tokens and the public role
-// are cached for `ttlMs`: a revoke or role change applies at once in the process that made it,
-// and within `ttlMs` in every other one.
+// are stored only as HMAC-SHA-256 hashes under a server-side key of its own (never derived from
+// the admin token); during a rotation of that key the previous ones still verify. Tokens and the
+// public role are cached for `ttlMs`: a revoke or role change applies at once in the process that
+// made it, and within `ttlMs` in every other one; a refusal by a cached public role is checked
+// against a fresh read first, so a grant made elsewhere holds at once.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ContentType } from './content-types.js'
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js'
@@ -75,54 +77,110 @@ export class Caller {
 /** `Bearer <access key>`; the scheme is case-insensitive (RFC 9110). Keys are base64url. */
 const BEARER = /^Bearer +([A-Za-z0-9_-]{20,256})$/i
 
+/**
+ * The keys of a token hash secret: whitespace-separated, the first hashes new tokens, the others
+ * (previous keys, during a rotation) only verify existing ones.
+ */
+export function hashKeysOf(secret: string): string[] {
+  const keys = secret.split(/\s+/).filter((key) => key !== '')
+  if (keys.length === 0) throw new Error('The token hash secret is empty')
+  return keys
+}
+
 export class AccessService {
   private publicRole: { caller: Caller; until: number } | undefined
+  private freshPublicRole: Promise<Caller> | undefined
   private readonly tokens = new Map<string, { caller: Caller; until: number }>()
   /** Bumped by every revoke: a lookup begun before one must not cache what it read. */
   private revocations = 0
+  private readonly hashKeys: readonly string[]
 
   constructor(
     private readonly store: SettingsStore,
     private readonly types: readonly ContentType[],
-    private readonly hashSecret: string,
+    hashSecret: string,
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.hashKeys = hashKeysOf(hashSecret)
+  }
 
   /** The caller behind an `Authorization` header value (401 for an unknown or malformed one). */
   async identify(authorization: string | undefined): Promise<Caller> {
     if (authorization === undefined) return this.publicCaller()
     const match = BEARER.exec(authorization.trim())
     if (match === null) throw unauthorized()
-    const hash = this.hash(match[1] as string)
+    // One hash per key: the current one, then any previous one still accepted during a rotation.
+    const hashes = this.hashKeys.map((key) => hashWith(key, match[1] as string))
     const now = this.clock()
-    const cached = this.tokens.get(hash)
-    if (cached !== undefined && cached.until > now) return cached.caller
+    for (const hash of hashes) {
+      const cached = this.tokens.get(hash)
+      if (cached !== undefined && cached.until > now) return cached.caller
+    }
     // A revoke during the lookup may have deleted what it read: read once more, and cache only a
     // read that no revoke overlapped.
     for (let attempt = 1; ; attempt++) {
       const generation = this.revocations
-      const token = await this.store.getTokenByHash(hash)
-      if (token === undefined) throw unauthorized()
-      const caller = new Caller(new Set(permissionsOf(token, this.types)))
+      const found = await this.lookUp(hashes)
+      if (found === undefined) throw unauthorized()
+      const caller = new Caller(new Set(permissionsOf(found.token, this.types)))
       if (generation !== this.revocations && attempt < 2) continue
       if (generation !== this.revocations) return caller
       if (this.tokens.size > 1000) this.tokens.clear()
-      this.tokens.set(hash, { caller, until: now + this.ttlMs })
+      this.tokens.set(found.hash, { caller, until: now + this.ttlMs })
       return caller
     }
+  }
+
+  /** The stored token under the first of `hashes` that has one (a previous key's only when the current key's has none). */
+  private async lookUp(hashes: readonly string[]): Promise<{ token: StoredToken; hash: string } | undefined> {
+    for (const hash of hashes) {
+      const token = await this.store.getTokenByHash(hash)
+      if (token !== undefined) return { token, hash }
+    }
+    return undefined
+  }
+
+  /**
+   * 403 unless the caller behind `authorization` holds one of `actions` on `type`. A refusal by
+   * a cached public role is checked against the role read afresh (once, shared by concurrent
+   * refusals), so a grant made through another process holds at once; a grant from the cache
+   * costs no read.
+   */
+  async authorize(authorization: string | undefined, type: ContentType | undefined, ...actions: string[]): Promise<Caller> {
+    const caller = await this.identify(authorization)
+    if (actions.some((action) => caller.holds(type, action))) return caller
+    // A token's permissions never change (it is revoked and made anew), so its refusal stands.
+    if (authorization !== undefined) throw forbidden()
+    const fresh = await this.refreshPublicRole()
+    fresh.requireAny(type, ...actions)
+    return fresh
   }
 
   private async publicCaller(): Promise<Caller> {
     const now = this.clock()
     if (this.publicRole !== undefined && this.publicRole.until > now) return this.publicRole.caller
-    const permissions = await this.getPublicPermissions()
-    this.publicRole = { caller: new Caller(new Set(permissions)), until: now + this.ttlMs }
-    return this.publicRole.caller
+    return this.refreshPublicRole()
+  }
+
+  /** The public role read afresh; concurrent callers share one read. */
+  private refreshPublicRole(): Promise<Caller> {
+    this.freshPublicRole ??= (async () => {
+      try {
+        const now = this.clock()
+        const permissions = await this.getPublicPermissions()
+        const caller = new Caller(new Set(permissions))
+        this.publicRole = { caller, until: now + this.ttlMs }
+        return caller
+      } finally {
+        this.freshPublicRole = undefined
+      }
+    })()
+    return this.freshPublicRole
   }
 
   private hash(accessKey: string): string {
-    return createHmac('sha256', this.hashSecret).update(accessKey).digest('hex')
+    return hashWith(this.hashKeys[0] as string, accessKey)
   }
 
   /** Resolves when the table every access check reads can be read; 503 when it cannot. */
@@ -208,7 +266,15 @@ export function adminTokenMatches(presented: string | undefined, adminToken: str
   return timingSafeEqual(a, b)
 }
 
-/** A local run's HMAC key for API access keys, derived from the admin token (AWS uses its own secret). */
-export function deriveTokenHashSecret(adminToken: string): string {
+function hashWith(key: string, accessKey: string): string {
+  return createHmac('sha256', key).update(accessKey).digest('hex')
+}
+
+/**
+ * The key local runs hashed API access keys under before they had a key of their own (derived
+ * from the admin token). Only to verify tokens of such a table, given as a previous key (README,
+ * Access); never used to hash a new token.
+ */
+export function legacyTokenHashKey(adminToken: string): string {
   return createHmac('sha256', adminToken).update('api-token-hash').digest('hex')
 }

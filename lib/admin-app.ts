@@ -1,5 +1,6 @@
-// The administration API (locales, API tokens, the public role) behind the admin token, and the
-// public `GET /api/i18n/locales` and `GET /api/openapi.json`.
+// The administration API (locales, API tokens, the public role, and its OpenAPI document at
+// `/admin/openapi.json`) behind the admin token, and the public `GET /api/i18n/locales` and
+// `GET /api/openapi.json` (the public API only).
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
@@ -7,7 +8,7 @@ import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, json, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
 import { isLocaleCode } from './locales.js'
-import { buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
+import { ADMIN_OPENAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
 import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
 
@@ -113,6 +114,13 @@ export function createAdminApp(services: Services, mounted = false): Hono {
     return json(c, { data: { permissions: await access.setPublicPermissions(input.permissions) } })
   })
   allowOnly(app, '/admin/roles/public', ['GET', 'PUT'])
+
+  let openApi: object | undefined
+  app.get(ADMIN_OPENAPI_PATH, admin, (c) => {
+    openApi ??= buildOpenApiDocument(services.types, config, 'admin')
+    return json(c, openApi)
+  })
+  allowOnly(app, ADMIN_OPENAPI_PATH, ['GET'])
   return app
 }
 
@@ -132,7 +140,7 @@ export function createLocalesApp(services: Services, mounted = false): Hono {
   })
   allowOnly(app, OPENAPI_PATH, ['GET'])
   app.get('/api/i18n/locales', async (c) => {
-    ;(await services.access.identify(c.req.header('authorization'))).requireAny(undefined, LIST_LOCALES)
+    await services.access.authorize(c.req.header('authorization'), undefined, LIST_LOCALES)
     parseItemQuery(c.req.url)
     const locales = await services.locales.list()
     const tag = listTag({ locales }, 0)

@@ -66,7 +66,9 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
 /** Turns the arguments after the script name, and the environment, into a request (or help). */
 export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): AdminCommand {
   const { values, positionals } = parseArgv(argv)
-  if (values.help === true || positionals.length === 0 || positionals[0] === 'help') return { kind: 'help' }
+  if (values.help === true || positionals[0] === 'help') return { kind: 'help' }
+  // No command is a mistake (a script that lost its arguments), not a request for help: exit 2.
+  if (positionals.length === 0) throw new UsageError('No command given')
   const [group = '', verb = '', ...rest] = positionals
   const command = `${group} ${verb}`
   const allowed = COMMAND_OPTIONS[command]
@@ -74,9 +76,9 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
   for (const option of ['name', 'default', 'type', 'permission', 'fallback', 'cursor'] as const) {
     if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`--${option} does not apply to ${command}`)
   }
-  const base = baseUrl(values.url ?? nonEmpty(env.CONTENT_API_URL) ?? DEFAULT_API_URL)
+  const base = values.url !== undefined ? baseUrl(values.url, '--url') : baseUrl(nonEmpty(env.CONTENT_API_URL) ?? DEFAULT_API_URL, 'CONTENT_API_URL')
   const token = values.token ?? nonEmpty(env.ADMIN_TOKEN)
-  if (token === undefined || token === '') throw new UsageError('No admin token: set ADMIN_TOKEN or pass --token')
+  if (token === undefined || token === '') throw new UsageError('No admin token: set ADMIN_TOKEN to the one npm start prints (kept in .tmp/secrets.json), or pass --token')
   const call = (method: AdminRequest['method'], path: string, body?: Record<string, unknown>): AdminCommand =>
     ({ kind: 'request', request: { method, url: `${base}${path}`, token, ...(body === undefined ? {} : { body }) } })
   const locale = (code: string) => `/admin/i18n/locales/${encodeURIComponent(code)}`
@@ -139,15 +141,17 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
 
-function baseUrl(raw: string): string {
+/** The API base URL from `source` (--url or CONTENT_API_URL): an error names the source, the value and the fix. */
+function baseUrl(raw: string, source: string): string {
+  const invalid = () => new UsageError(`Invalid API URL: ${source}='${raw}' is not an http(s) URL; give the API's base URL, e.g. ${DEFAULT_API_URL}`)
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    throw new UsageError(`Invalid API URL: ${raw}`)
+    throw invalid()
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Invalid API URL: ${raw}`)
-  if (url.search !== '' || url.hash !== '') throw new UsageError(`The API URL must not have a query or fragment: ${raw}`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid()
+  if (url.search !== '' || url.hash !== '') throw new UsageError(`The API URL must not have a query or fragment: ${source}='${raw}'; give the API's base URL only`)
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
@@ -194,7 +198,11 @@ export async function sendAdminRequest(request: AdminRequest, fetchImpl: typeof 
     })
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    return { exitCode: 1, stdout: '', stderr: `Error: cannot reach ${new URL(request.url).origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}\n` }
+    const origin = new URL(request.url).origin
+    return { exitCode: 1, stdout: '', stderr: `Error: cannot reach ${origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}; start the API (npm start), or set CONTENT_API_URL (or --url) to where it runs\n` }
   }
-  return renderAdminResponse(response.status, await response.text())
+  const outcome = renderAdminResponse(response.status, await response.text())
+  // A 401 from an admin route means the token, not the command: say which setting to fix.
+  if (response.status === 401) return { ...outcome, stderr: outcome.stderr.replace(/\n$/, '; ADMIN_TOKEN (or --token) is not this server\'s admin token: use the one npm start prints (kept in .tmp/secrets.json)\n') }
+  return outcome
 }

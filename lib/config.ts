@@ -39,6 +39,14 @@ export const ConfigSchema = v.object({
   cacheTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
   /** Largest accepted request body in bytes. */
   maxBodyBytes: v.optional(PositiveInt, 1024 * 1024),
+  /** The request log and its metrics (AWS Lambda Powertools' settings, by their variables). */
+  log: v.optional(v.object({
+    serviceName: v.optional(v.pipe(v.string(), v.minLength(1)), 'content-api'),
+    logLevel: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+    /** Share of requests (0 to 1) logged at DEBUG whatever the level. */
+    debugSampleRate: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0),
+    metricsNamespace: v.optional(v.pipe(v.string(), v.regex(/^[\w.\-/#:]{1,255}$/)), 'LocalizedContentApi'),
+  }), {}),
 })
 
 export type Config = v.InferOutput<typeof ConfigSchema>
@@ -53,15 +61,46 @@ export function parseConfig(input: unknown): Config {
   return result.output
 }
 
-/** Reads the configuration from environment variables (entry points only); fails fast. */
+/** The environment variable behind each setting, by its path in the configuration. */
+const VARIABLES: Record<string, string> = {
+  tableName: 'TABLE_NAME',
+  'rest.defaultLimit': 'API_REST_DEFAULT_LIMIT',
+  'rest.maxLimit': 'API_REST_MAX_LIMIT',
+  'rest.findOneShape': 'API_REST_FIND_ONE_SHAPE',
+  'rest.maxScan': 'API_REST_MAX_SCAN',
+  'rest.maxResponseBytes': 'API_REST_MAX_RESPONSE_BYTES',
+  'rest.cache.maxAge': 'API_REST_CACHE_MAX_AGE',
+  'rest.cache.sMaxAge': 'API_REST_CACHE_S_MAXAGE',
+  'rest.cache.staleWhileRevalidate': 'API_REST_CACHE_STALE_WHILE_REVALIDATE',
+  'rest.pageCache': 'API_REST_PAGE_CACHE',
+  'rest.listMarks': 'API_REST_LIST_MARKS',
+  cacheTtlMs: 'CACHE_TTL_MS',
+  maxBodyBytes: 'MAX_BODY_BYTES',
+  'log.serviceName': 'POWERTOOLS_SERVICE_NAME',
+  'log.logLevel': 'POWERTOOLS_LOG_LEVEL',
+  'log.debugSampleRate': 'POWERTOOLS_LOGGER_SAMPLE_RATE',
+  'log.metricsNamespace': 'POWERTOOLS_METRICS_NAMESPACE',
+}
+
+/**
+ * Reads the configuration from environment variables (entry points only); fails fast with one
+ * line naming the variable, its value and the fix.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv): Config {
   const int = (name: string): number | undefined => {
     const raw = env[name]
     if (raw === undefined || raw === '') return undefined
-    if (!/^\d+$/.test(raw)) throw new Error(`Invalid configuration: ${name} must be a whole number, got '${raw}'`)
+    if (!/^\d+$/.test(raw)) throw new Error(`Invalid configuration: ${name}='${raw}' is not a whole number; set a number such as 25, or unset it for the default`)
     return Number(raw)
   }
-  return parseConfig({
+  const text = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+  const rate = (name: string): number | undefined => {
+    const raw = text(name)
+    if (raw === undefined) return undefined
+    if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new Error(`Invalid configuration: ${name}='${raw}' is not a share from 0 to 1; set e.g. 0.01 to log one request in a hundred at DEBUG, or unset it`)
+    return Number(raw)
+  }
+  const input = {
     tableName: env.TABLE_NAME === undefined || env.TABLE_NAME === '' ? 'content' : env.TABLE_NAME,
     rest: {
       defaultLimit: int('API_REST_DEFAULT_LIMIT'),
@@ -79,5 +118,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),
+    log: {
+      serviceName: text('POWERTOOLS_SERVICE_NAME'),
+      logLevel: text('POWERTOOLS_LOG_LEVEL')?.toUpperCase(),
+      debugSampleRate: rate('POWERTOOLS_LOGGER_SAMPLE_RATE'),
+      metricsNamespace: text('POWERTOOLS_METRICS_NAMESPACE'),
+    },
+  }
+  const result = v.safeParse(ConfigSchema, input)
+  if (result.success) return result.output
+  const problems = result.issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? ''
+    const name = VARIABLES[path] ?? path
+    return `${name}='${String(issue.input)}' is invalid (${issue.message}); fix it, or unset it for the default`
   })
+  throw new Error(`Invalid configuration: ${problems.join('; ')}`)
 }

@@ -8,13 +8,15 @@ import {
   ApiError, badRequest, errorEnvelope, internalError, methodNotAllowed, notFound, payloadTooLarge,
   preconditionFailed, unsupportedMediaType,
 } from './errors.js'
-import { requestLog, type LogWriter } from './observability/request-log.js'
+import { requestLog, type LogSettings, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
 
 /** The limits every app enforces: request body bytes and response body bytes. */
 export interface AppLimits {
   readonly maxBodyBytes: number
   readonly rest: { readonly maxResponseBytes: number }
+  /** The request log's settings (defaults when absent). */
+  readonly log?: LogSettings
 }
 
 const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'], exposeHeaders: ['ETag', 'Content-Language'], maxAge: 600 }
@@ -32,7 +34,7 @@ export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = fals
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
   if (mounted) return app
-  app.use('*', requestLog(log))
+  app.use('*', requestLog(log, limits.log))
   // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
   app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
   app.use('*', async (c, next) => {

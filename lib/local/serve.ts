@@ -10,10 +10,13 @@ import type { Hono } from 'hono'
  */
 export const MAX_HEADER_BYTES = 128 * 1024
 
-/** Serves `app` on 127.0.0.1:`port` (0: a free one); resolves with the server once it listens. */
-export function serveOnLoopback(app: Hono, port: number): Promise<Server> {
+/**
+ * Serves `app` on `hostname`:`port` (0: a free one; 127.0.0.1 unless a container asks for its own
+ * interface); resolves with the server once it listens.
+ */
+export function serveOnLoopback(app: Hono, port: number, hostname = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolve(server as Server))
+    const server = serve({ fetch: app.fetch, hostname, port, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, () => resolve(server as Server))
     server.once('error', reject)
   })
 }
@@ -23,13 +26,13 @@ export function portOf(server: Server): number {
   return (server.address() as AddressInfo).port
 }
 
-/** Resolves when `port` can be listened on at 127.0.0.1; rejects naming the port when it is taken. */
-export function checkPortFree(port: number): Promise<void> {
+/** Resolves when `port` can be listened on at `hostname`; rejects naming the port when it is taken. */
+export function checkPortFree(port: number, hostname = '127.0.0.1'): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE'
-      ? new Error(`port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT to another port`)
-      : error))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()))
+      ? new Error(`port ${port} on ${hostname} is already in use: stop what listens there, or set PORT to another port`)
+      : error.code === 'EADDRNOTAVAIL' ? new Error(`HOST='${hostname}' is not an address of this machine: unset it (127.0.0.1), or set 0.0.0.0 in a container`) : error))
+    probe.listen(port, hostname, () => probe.close(() => resolve()))
   })
 }

@@ -11,17 +11,20 @@ export interface DynamoUsage {
   wcu: number
   /** `Command: name/code: message` of each failed call (retries are inside one call). */
   failures: string[]
+  /** Each call (the first few): its command, capacity units and milliseconds, for the DEBUG line. */
+  trace: { command: string; units: number; ms: number }[]
 }
 
 const READS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand', 'ScanCommand'])
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand'])
 const MAX_FAILURES = 5
+const MAX_TRACE = 25
 
 const current = new AsyncLocalStorage<DynamoUsage>()
 
 /** A usage with nothing spent. */
 export function emptyUsage(): DynamoUsage {
-  return { calls: 0, rcu: 0, wcu: 0, failures: [] }
+  return { calls: 0, rcu: 0, wcu: 0, failures: [], trace: [] }
 }
 
 /** Runs `work` with every DynamoDB call it makes counted in `usage`. */
@@ -53,11 +56,13 @@ export function meterDynamoUsage(db: DynamoDBDocumentClient): DynamoDBDocumentCl
       const usage = current.getStore()
       if (usage === undefined) return next(args)
       usage.calls += 1
+      const started = performance.now()
       try {
         const result = await next(args)
         const units = unitsOf((result.output as { ConsumedCapacity?: Consumed }).ConsumedCapacity)
         if (read) usage.rcu += units
         else usage.wcu += units
+        if (usage.trace.length < MAX_TRACE) usage.trace.push({ command: command.replace(/Command$/, ''), units, ms: Math.round((performance.now() - started) * 10) / 10 })
         return result
       } catch (error) {
         if (usage.failures.length < MAX_FAILURES) usage.failures.push(failureOf(command, error))

@@ -73,10 +73,8 @@ const deleted = { 204: emptyResponse('Deleted', ['CacheControl']) }
 const pathParameter = (param: string, schema: Schema): Schema => ({ parameters: [{ name: param, in: 'path', required: true, schema }] })
 const BODY_ERRORS: ErrorStatus[] = [413, 415]
 
-/** `GET /api/i18n/locales` and the `/admin` routes. */
-export function adminPaths(): Record<string, Schema> {
-  const code = pathParameter('code', { type: 'string', description: 'A registered code, matched case-insensitively' })
-  const tokenId = pathParameter('id', { type: 'string', pattern: '^[1-9]\\d{0,15}$' })
+/** `GET /api/i18n/locales`, public. */
+export function localeListPaths(): Record<string, Schema> {
   return {
     '/api/i18n/locales': {
       get: {
@@ -93,6 +91,14 @@ export function adminPaths(): Record<string, Schema> {
         },
       },
     },
+  }
+}
+
+/** The `/admin` routes. */
+export function adminPaths(): Record<string, Schema> {
+  const code = pathParameter('code', { type: 'string', description: 'A registered code, matched case-insensitively' })
+  const tokenId = pathParameter('id', { type: 'string', pattern: '^[1-9]\\d{0,15}$' })
+  return {
     '/admin/i18n/locales': {
       get: adminOperation('admin.listLocales', 'Every registered locale', ok('The locales', { type: 'array', items: ref('Locale') })),
       post: adminOperation('admin.addLocale', 'Register a locale', created('The new locale', ref('Locale')), [409, ...BODY_ERRORS], { requestBody: body('NewLocale') }),

@@ -1,14 +1,21 @@
-// The OpenAPI 3.1 document of the whole API, built from the content-type registry and the
-// configuration: pure, so the app computes it once per process and tests can build it directly.
+// The OpenAPI 3.1 documents of the API, built from the content-type registry and the
+// configuration: pure, so the app computes them once per process and tests can build them
+// directly. The public one describes what callers without the admin token can reach; the admin
+// one, served only to the admin token, adds the administration API.
 import type { Config } from '../config.js'
 import { routeName, type ContentType } from '../content-types.js'
-import { adminPaths, adminSchemas, OPTIONAL_API_TOKEN, securitySchemes } from './admin.js'
+import { adminPaths, adminSchemas, localeListPaths, OPTIONAL_API_TOKEN, securitySchemes } from './admin.js'
 import { filterSchemas, sharedParameters, typeParameters } from './parameters.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
 import { contentTypeSchemas, ref, sharedSchemas, typeName, type Schema } from './schemas.js'
 
-/** Where the document is served. */
+/** Where the public document is served. */
 export const OPENAPI_PATH = '/api/openapi.json'
+/** Where the admin document (public API and administration API) is served, to the admin token only. */
+export const ADMIN_OPENAPI_PATH = '/admin/openapi.json'
+
+/** Who a document is for: anyone (the public API), or the admin token (everything). */
+export type Audience = 'public' | 'admin'
 
 const parameter = (name: string) => ref(name, 'parameters')
 const PAGINATION = ['PaginationPage', 'PaginationPageSize', 'PaginationStart', 'PaginationLimit', 'PaginationWithCount'].map(parameter)
@@ -87,30 +94,39 @@ function contentPaths(type: ContentType): Record<string, Schema> {
   }
 }
 
-function openApiPath(): Schema {
+function openApiPath(audience: Audience): Schema {
   return {
     get: {
-      tags: ['meta'],
-      operationId: 'openapi',
-      summary: 'This document',
-      security: [{}],
+      tags: [audience === 'admin' ? 'admin' : 'meta'],
+      operationId: audience === 'admin' ? 'admin.openapi' : 'openapi',
+      summary: audience === 'admin' ? 'This document: the public API and the administration API' : 'The OpenAPI document of the public API',
+      security: audience === 'admin' ? [{ adminToken: [] }] : [{}],
       responses: {
         200: jsonResponse('The OpenAPI 3.1 document', {
           type: 'object',
           required: ['openapi', 'info', 'paths'],
           properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
         }),
-        ...errorResponses(400, 414, 500),
+        ...errorResponses(...(audience === 'admin' ? [400, 401, 414, 500] as const : [400, 414, 500] as const)),
       },
     },
   }
 }
 
-/** The OpenAPI 3.1 document of every route `types` and the locale and admin apps serve, under `config`. */
-export function buildOpenApiDocument(types: readonly ContentType[], config: Config): Schema {
+/**
+ * The OpenAPI 3.1 document, under `config`, of the routes `types` and the locale app serve
+ * (`public`), or of those and the admin app's (`admin`). Schemas no path of the document refers
+ * to are left out, so the public one names nothing of the administration API.
+ */
+export function buildOpenApiDocument(types: readonly ContentType[], config: Config, audience: Audience = 'public'): Schema {
   const errors = responseComponents(config)
-  const paths: Record<string, Schema> = { ...Object.assign({}, ...types.map(contentPaths)), ...adminPaths(), [OPENAPI_PATH]: openApiPath() }
-  return {
+  const paths: Record<string, Schema> = {
+    ...Object.assign({}, ...types.map(contentPaths)),
+    ...localeListPaths(),
+    [OPENAPI_PATH]: openApiPath('public'),
+    ...(audience === 'admin' ? { ...adminPaths(), [ADMIN_OPENAPI_PATH]: openApiPath('admin') } : {}),
+  }
+  return withoutUnused({
     openapi: '3.1.1',
     info: {
       title: 'Localized Content API',
@@ -121,7 +137,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
     tags: [
       ...types.map((type) => ({ name: type.singularName, description: `${type.kind === 'collection' ? 'Collection' : 'Single'} type ${type.uid}` })),
       { name: 'i18n', description: 'The registered locales' },
-      { name: 'admin', description: 'The administration API (admin token)' },
+      ...(audience === 'admin' ? [{ name: 'admin', description: 'The administration API (admin token)' }] : []),
       { name: 'meta', description: 'This description' },
     ],
     paths,
@@ -137,5 +153,34 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
       headers: errors.headers,
       securitySchemes: securitySchemes(),
     },
+  })
+}
+
+/**
+ * `document` with only the schemas its paths refer to (transitively) and the security schemes they
+ * name; shared parameters, responses and headers (all of the public API) stay.
+ */
+function withoutUnused(document: Schema): Schema {
+  const components = document.components as Record<string, Record<string, unknown>>
+  const used = new Set<string>()
+  const schemes = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !used.has(child)) {
+        used.add(child)
+        const [, , kind = '', name = ''] = child.split('/')
+        visit(components[kind]?.[name])
+      } else if (key === 'security' && Array.isArray(child)) {
+        for (const requirement of child) Object.keys(requirement as object).forEach((name) => schemes.add(name))
+      } else {
+        visit(child)
+      }
+    }
   }
+  visit(document.paths)
+  const kept = Object.fromEntries(Object.entries(components).map(([kind, entries]) => [kind, Object.fromEntries(
+    Object.entries(entries).filter(([name]) => kind === 'securitySchemes' ? schemes.has(name) : kind !== 'schemas' || used.has(`#/components/${kind}/${name}`)),
+  )]))
+  return { ...document, components: kept }
 }

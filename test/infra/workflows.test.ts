@@ -3,7 +3,7 @@
 // dev, then prod behind the `production` environment with prod's diff shown before, each deploy
 // smoke-tested, queued per environment, with AWS credentials from GitHub OIDC only; every action
 // pinned by commit SHA. compose.yaml runs the same DynamoDB Local image with its data in a volume.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
@@ -77,8 +77,19 @@ describe('ci.yml', () => {
   })
 })
 
+interface ComposeService {
+  image?: string
+  command?: string
+  ports: string[]
+  volumes: string[]
+  build?: { context: string; dockerfile: string }
+  environment?: Record<string, string>
+  depends_on?: Record<string, { condition: string }>
+  healthcheck?: { test: string[]; interval: string; timeout: string; retries: number }
+}
+
 const compose = parse(readFileSync(new URL('../../compose.yaml', import.meta.url), 'utf8')) as {
-  services: Record<string, { image: string; command: string; ports: string[]; volumes: string[] }>
+  services: Record<string, ComposeService>
   volumes: Record<string, unknown>
 }
 
@@ -93,8 +104,57 @@ describe('compose.yaml', () => {
 
   it('keeps the data in a named volume and listens on 127.0.0.1:8000 only', () => {
     expect(dynamodb.volumes).toEqual(['dynamodb-data:/home/dynamodblocal/data'])
-    expect(Object.keys(compose.volumes)).toEqual(['dynamodb-data'])
+    expect(Object.keys(compose.volumes).sort()).toEqual(['api-data', 'dynamodb-data'])
     expect(dynamodb.ports).toEqual(['127.0.0.1:8000:8000'])
+  })
+
+  it('checks that DynamoDB Local answers on its port', () => {
+    expect(dynamodb.healthcheck?.test).toEqual(['CMD-SHELL', 'curl -s -o /dev/null http://127.0.0.1:8000/ || exit 1'])
+    expect(dynamodb.healthcheck?.retries).toBeGreaterThan(0)
+  })
+
+  // Not run here (no Docker engine on the machine that wrote it): checked for structure only.
+  describe('the api service', () => {
+    const api = compose.services.api!
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')
+    const env = api.environment ?? {}
+
+    it('is built from this repository by its Dockerfile, on Node 22, running npm start\'s entry point', () => {
+      expect(api.build).toEqual({ context: '.', dockerfile: 'Dockerfile' })
+      expect(dockerfile).toMatch(/^FROM node:22(-slim)?$/m)
+      expect(dockerfile).toMatch(/^RUN npm ci\b/m)
+      expect(dockerfile).toContain('CMD ["node", "node_modules/tsx/dist/cli.mjs", "functions/local.ts"]')
+      expect(dockerfile).toMatch(/^USER node$/m)
+      expect(existsSync(new URL('../../functions/local.ts', import.meta.url))).toBe(true)
+    })
+
+    it('reaches DynamoDB Local by its service name, once it is healthy', () => {
+      expect(env.DYNAMODB_ENDPOINT).toBe(`http://dynamodb:8000`)
+      expect(api.depends_on).toEqual({ dynamodb: { condition: 'service_healthy' } })
+    })
+
+    it('listens on the container interface, published on the host loopback only, at PORT', () => {
+      expect(env.HOST).toBe('0.0.0.0')
+      expect(api.ports).toEqual([`127.0.0.1:${env.PORT}:${env.PORT}`])
+    })
+
+    it('keeps its secrets (admin token, token hash key) in a volume at DATA_DIR', () => {
+      expect(api.volumes).toEqual([`api-data:${env.DATA_DIR}`])
+      expect(dockerfile).toContain(`mkdir ${env.DATA_DIR} && chown node:node ${env.DATA_DIR}`)
+    })
+
+    it('is healthy when GET /_health answers 2xx on its port', () => {
+      const [kind, ...command] = api.healthcheck?.test ?? []
+      expect(kind).toBe('CMD')
+      expect(command.slice(0, 2)).toEqual(['node', '-e'])
+      expect(command[2]).toContain(`fetch('http://127.0.0.1:${env.PORT}/_health')`)
+      expect(command[2]).toContain('process.exit(r.ok ? 0 : 1)')
+    })
+
+    it('leaves out of the build context what the image must not hold', () => {
+      const ignored = readFileSync(new URL('../../.dockerignore', import.meta.url), 'utf8').split('\n')
+      for (const entry of ['node_modules', '.tmp', '.env', '.git']) expect(ignored).toContain(entry)
+    })
   })
 })
 

@@ -2,10 +2,12 @@
 // checks, the public role, revocation, and the DynamoDB reads that permission lookups cost.
 import { randomBytes } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AccessService, deriveTokenHashSecret } from '../../lib/access.js'
+import { AccessService } from '../../lib/access.js'
 import { ApiError } from '../../lib/errors.js'
+import { createServerApp } from '../../lib/server-app.js'
+import { createServices } from '../../lib/services.js'
 import { SettingsStore } from '../../lib/storage/settings.js'
-import { ADMIN_TOKEN, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
@@ -304,7 +306,7 @@ describe('revocation and caching (cache TTL 5000 ms)', () => {
   it('revokes a token in another process once the TTL has passed', async () => {
     // Another process: its own AccessService on the same table, with a clock the test moves.
     let now = Date.parse('2030-01-01T00:00:00Z')
-    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, deriveTokenHashSecret(ADMIN_TOKEN), 5000, () => now)
+    const other = new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, TOKEN_HASH_SECRET, 5000, () => now)
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'elsewhere', type: 'read-only' }))
     const header = `Bearer ${data.accessKey}`
     await other.identify(header)
@@ -314,5 +316,47 @@ describe('revocation and caching (cache TTL 5000 ms)', () => {
     await expect(other.identify(header)).resolves.toBeDefined() // still cached: the documented bound
     now += 1
     await expect(other.identify(header)).rejects.toSatisfy((error) => error instanceof ApiError && error.status === 401)
+  })
+})
+
+describe('rotating the token hash key', () => {
+  const OLD = `old-hash-key-${randomBytes(16).toString('hex')}`
+  const NEW = `new-hash-key-${randomBytes(16).toString('hex')}`
+  let ctx: TestContext
+  const service = (secret: string) => new AccessService(new SettingsStore(ctx.db, ctx.config.tableName), ctx.services.types, secret, 0)
+  const expect401 = (promise: Promise<unknown>) => expect(promise).rejects.toMatchObject({ status: 401 })
+  beforeAll(async () => {
+    ctx = await createTestContext()
+  })
+
+  it('accepts tokens of the previous key during the rotation, hashes new ones under the new key, and refuses the old ones once it is dropped', async () => {
+    // Prepare: a token made under the old key.
+    const { accessKey: oldKey } = await service(OLD).createToken({ name: 'before', type: 'read-only' })
+
+    // Act: the rotation ("<new> <old>"), then the old key dropped.
+    const rotating = service(`${NEW} ${OLD}`)
+    const accepted = await rotating.identify(`Bearer ${oldKey}`)
+    const { accessKey: newKey } = await rotating.createToken({ name: 'after', type: 'read-only' })
+    const rotated = service(NEW)
+
+    // Assess
+    expect(accepted.holds(undefined, 'plugin::i18n.locales.listLocales')).toBe(true)
+    await expect401(service(OLD).identify(`Bearer ${newKey}`))
+    expect((await rotated.identify(`Bearer ${newKey}`)).holds(undefined, 'plugin::i18n.locales.listLocales')).toBe(true)
+    await expect401(rotated.identify(`Bearer ${oldKey}`))
+  })
+
+  it('revokes a token of the previous key at once during the rotation', async () => {
+    const made = await service(OLD).createToken({ name: 'revoked', type: 'read-only' })
+    const rotating = service(`${NEW} ${OLD}`)
+    await rotating.identify(`Bearer ${made.accessKey}`)
+    await rotating.deleteToken(made.id)
+    await expect401(rotating.identify(`Bearer ${made.accessKey}`))
+  })
+
+  it('is never the admin token: a service with another admin token accepts the same API tokens', async () => {
+    const key = await ctx.token('read-only')
+    const services = createServices(ctx.db, ctx.config, { adminToken: `another-admin-token-${randomBytes(8).toString('hex')}`, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
+    expect((await createServerApp(services, () => undefined).request('/api/articles', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
   })
 })

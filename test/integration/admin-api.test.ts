@@ -1,8 +1,7 @@
 // The administration API (behaviour.md §8 table): locales, API tokens and the public role.
 import { createHmac } from 'node:crypto'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { deriveTokenHashSecret } from '../../lib/access.js'
-import { ADMIN_TOKEN, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, scanTable, type TestContext } from '../support/context.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
@@ -172,7 +171,7 @@ describe('admin API: tokens', () => {
     const { data } = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'hashed', type: 'read-only' }))
     const items = JSON.stringify(await scanTable(ctx))
     expect(items).not.toContain(data.accessKey)
-    const hash = createHmac('sha256', deriveTokenHashSecret(ADMIN_TOKEN)).update(data.accessKey).digest('hex')
+    const hash = createHmac('sha256', TOKEN_HASH_SECRET).update(data.accessKey).digest('hex')
     expect(items).toContain(hash)
   })
 

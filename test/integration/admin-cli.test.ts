@@ -97,7 +97,7 @@ describe('admin CLI against a running server', () => {
   it('exits 1 with 401 for a wrong admin token, without echoing it', async () => {
     const outcome = await cli(['locales', 'list'], { CONTENT_API_URL: url, ADMIN_TOKEN: 'wrong-admin-token-value' })
     expect(outcome.exitCode).toBe(1)
-    expect(outcome.stderr).toBe('Error: Missing or invalid credentials (401 UnauthorizedError)\n')
+    expect(outcome.stderr).toBe("Error: Missing or invalid credentials (401 UnauthorizedError); ADMIN_TOKEN (or --token) is not this server's admin token: use the one npm start prints (kept in .tmp/secrets.json)\n")
   })
 
   it('exits 1 when the server cannot be reached', async () => {
@@ -105,7 +105,7 @@ describe('admin CLI against a running server', () => {
     await probe.close()
     const outcome = await cli(['locales', 'list'], { CONTENT_API_URL: probe.url, ADMIN_TOKEN })
     expect(outcome.exitCode).toBe(1)
-    expect(outcome.stderr).toMatch(/cannot reach/)
+    expect(outcome.stderr).toBe(`Error: cannot reach ${probe.url}: ECONNREFUSED; start the API (npm start), or set CONTENT_API_URL (or --url) to where it runs\n`)
   })
 
   it('as a script: prints JSON on stdout with exit 0, the message on stderr with exit 1, usage with exit 2', async () => {
@@ -122,5 +122,14 @@ describe('admin CLI against a running server', () => {
     expect(usage.code).toBe(2)
     expect(usage.stderr).toMatch(/Expected <code>/)
     for (const output of [ok, refused, usage]) expect(output.stdout + output.stderr).not.toContain(ADMIN_TOKEN)
+  })
+
+  it('as a script: prints the help and exits 2 without a command, exits 0 for help', async () => {
+    const [none, help] = await Promise.all([script([], env()), script(['help'], env())])
+    expect(none.code).toBe(2)
+    expect(none.stdout).toBe('')
+    expect(none.stderr).toMatch(/^Error: No command given\n\nUsage: npm run --silent admin -- <command>/)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: npm run --silent admin -- <command>/)
   })
 })

@@ -3,12 +3,11 @@
 // SETTLE_MS of its last change (indexes are eventually consistent), so the tests move a fake clock
 // (Date only; timers run for real) past it instead of sleeping.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { deriveTokenHashSecret } from '../../lib/access.js'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { INDEX, META } from '../../lib/table.js'
-import { ADMIN_TOKEN, createTestContext, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, type TestContext } from '../support/context.js'
 
 const PUBLIC_DEFAULT = 'public, max-age=0, s-maxage=0, stale-while-revalidate=0'
 
@@ -196,7 +195,7 @@ describe('list tags', () => {
 
   it('differs for an app with another configuration on the same table', async () => {
     const config = { ...ctx.config, rest: { ...ctx.config.rest, maxLimit: 50 } }
-    const services = createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }, ctx.services.types)
+    const services = createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
     const other = createServerApp(services, () => undefined)
     const mine = await tagOf()
     const response = await other.request(PATH)

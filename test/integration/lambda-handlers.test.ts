@@ -41,6 +41,7 @@ interface Request {
 }
 
 const ADMIN_TOKEN = `lambda-admin-${randomBytes(12).toString('hex')}`
+const TOKEN_HASH_SECRET = `lambda-hash-key-${randomBytes(24).toString('hex')}`
 const HOST = 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com'
 
 /** Splits a raw query string the way API Gateway does: keys and values percent-decoded. */
@@ -153,7 +154,7 @@ function expectError(result: LambdaResult, status: number, name: string) {
 }
 
 const ENV_KEYS = [
-  'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
+  'TABLE_NAME', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
   'API_REST_MAX_LIMIT', 'API_REST_FIND_ONE_SHAPE', 'CACHE_TTL_MS', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'CONTENT_TYPE',
 ]
@@ -181,6 +182,9 @@ beforeAll(async () => {
     TABLE_NAME: tableName,
     DYNAMODB_ENDPOINT: endpoint,
     ADMIN_TOKEN,
+    TOKEN_HASH_SECRET,
+    // Set by the Lambda runtime; Powertools reports cold_start only under it.
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
     AWS_REGION: 'eu-west-1',
     API_REST_DEFAULT_LIMIT: '10',
     API_REST_MAX_LIMIT: '50',
@@ -386,6 +390,74 @@ describe('Lambda handlers behind an HTTP API (payload 2.0)', () => {
     const deleted = await send(article, { method: 'DELETE', path: `/api/articles/${documentId}`, resource: '/api/articles/{documentId}', token: accessKey })
     expect(deleted.statusCode).toBe(204)
     expect(deleted.body).toBe('')
+  })
+})
+
+describe('the request log on Lambda (Powertools conventions)', () => {
+  /** A Lambda context as the runtime passes it. */
+  const lambdaContext = (awsRequestId: string) => ({
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: 'content-api-dev-article',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:content-api-dev-article',
+    memoryLimitInMB: '1024',
+    awsRequestId,
+    logGroupName: '/aws/lambda/content-api-dev-article',
+    logStreamName: '2026/11/25/[$LATEST]0123456789abcdef',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined, fail: () => undefined, succeed: () => undefined,
+  })
+  const TRACE = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1'
+
+  /** Invokes `handler` with `event` and a Lambda context; returns the JSON lines it wrote on stdout. */
+  async function linesOf(handler: Handler, event: unknown, requestId: string): Promise<Record<string, any>[]> {
+    const written: string[] = []
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => written.push(String(chunk)) > 0)
+    process.env._X_AMZN_TRACE_ID = TRACE
+    try {
+      await handler(event, lambdaContext(requestId))
+    } finally {
+      spy.mockRestore()
+      delete process.env._X_AMZN_TRACE_ID
+    }
+    return written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line))
+  }
+
+  it('writes one line per request with the Lambda context, the trace id, the DynamoDB figures and EMF metrics, and no secret', async () => {
+    // Prepare: a token and a real API Gateway event carrying it.
+    const created = await call(admin, { method: 'POST', path: '/admin/api-tokens', resource: '/admin/{proxy+}', token: ADMIN_TOKEN, body: { name: 'logged', type: 'read-only' } })
+    const key: string = bodyOf(created).data.accessKey
+    const event = restEvent({ method: 'GET', path: '/api/articles', resource: '/api/articles', query: 'locale=en', token: key })
+
+    // Act: two invocations of one function instance.
+    const first = await linesOf(article, event, 'req-0001')
+    const second = await linesOf(article, event, 'req-0002')
+
+    // Assess
+    expect(first).toHaveLength(1)
+    expect(second).toHaveLength(1)
+    const [line] = first
+    expect(line).toMatchObject({
+      level: 'INFO', message: 'request', service: 'content-api', sampling_rate: 0,
+      cold_start: true, function_name: 'content-api-dev-article', function_request_id: 'req-0001',
+      function_arn: 'arn:aws:lambda:eu-west-1:123456789012:function:content-api-dev-article', function_memory_size: '1024',
+      xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+      method: 'GET', route: '/api/articles', status: 200,
+      Requests: 1, ServerErrors: 0,
+    })
+    expect(Date.parse(line!.timestamp)).toBeGreaterThan(Date.now() - 60_000)
+    expect(line!.dynamodb.calls).toBeGreaterThanOrEqual(1)
+    expect(line!.dynamodb.rcu).toBeGreaterThan(0)
+    expect(line!.ConsumedRCU).toBe(line!.dynamodb.rcu)
+    expect(line!.Latency).toBe(line!.durationMs)
+    expect(line!._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'LocalizedContentApi', Dimensions: [['service']] })
+    expect(line!._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name)).toEqual(['Requests', 'ServerErrors', 'Latency', 'ConsumedRCU', 'ConsumedWCU'])
+    expect(second[0]).toMatchObject({ cold_start: false, function_request_id: 'req-0002' })
+    for (const text of [JSON.stringify(first), JSON.stringify(second)]) {
+      expect(text).not.toContain(key)
+      expect(text).not.toContain(ADMIN_TOKEN)
+      expect(text).not.toContain(TOKEN_HASH_SECRET)
+    }
   })
 })
 

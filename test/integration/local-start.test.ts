@@ -1,7 +1,9 @@
 // `npm start` problems end with one sentence saying what to fix and exit code 1, quickly: a port
-// in use (before Java starts), an ADMIN_TOKEN too short, no Java on the PATH.
+// in use (before Java starts), an ADMIN_TOKEN too short, no Java on the PATH, and every other
+// misconfiguration (a wrong DYNAMODB_ENDPOINT, setting, flag or data directory).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,10 +25,12 @@ function pathWith(javaVersion?: string): string {
 }
 
 /** Runs `npm start`'s entry point with `env` added; returns its exit code, output and duration. */
-async function start(env: Record<string, string>): Promise<{ code: number; stderr: string; ms: number }> {
+async function start(env: Record<string, string>, args: string[] = []): Promise<{ code: number; stderr: string; ms: number }> {
   const started = Date.now()
+  const scratch = mkdtempSync(join(tmpdir(), 'start-'))
+  made.push(scratch)
   try {
-    await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts'], { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env }, timeout: 30_000 })
+    await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts', ...args], { env: { ...process.env, DYNAMODB_ENDPOINT: '', LOCAL_IN_MEMORY: '', DATA_DIR: scratch, TOKEN_HASH_SECRET: '', ...env }, timeout: 30_000 })
     return { code: 0, stderr: '', ms: Date.now() - started }
   } catch (error) {
     const failed = error as { code: number; stderr: string }
@@ -81,5 +85,56 @@ describe('npm start', () => {
     expect(outcome.code).toBe(1)
     expect(outcome.stderr).toContain('apt-get install openjdk-17-jre-headless')
     expect(outcome.stderr).not.toMatch(/\n\s+at /)
+  })
+})
+
+describe('npm start: every misconfiguration is one line naming the variable, the value and the fix', () => {
+  let answering: Server
+  let answeringPort: number
+  let closedPort: number
+  let dataDir: string
+  beforeAll(async () => {
+    // An HTTP server that is not DynamoDB, and a port where nothing listens.
+    answering = createHttpServer((_, response) => response.writeHead(404, { 'Content-Type': 'text/html' }).end('<html>not here</html>'))
+    await new Promise<void>((resolve) => answering.listen(0, '127.0.0.1', resolve))
+    answeringPort = (answering.address() as { port: number }).port
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    closedPort = (probe.address() as { port: number }).port
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+    dataDir = mkdtempSync(join(tmpdir(), 'start-data-'))
+    made.push(dataDir)
+    writeFileSync(join(dataDir, 'secrets.json'), '{"adminToken":"short"}')
+  })
+  afterAll(() => new Promise<void>((resolve) => answering.close(() => resolve())))
+
+  it.each([
+    ['a PORT that is not a number', { PORT: 'abc' }, "PORT='abc' is not a port number: set PORT to a number from 1 to 65535 (or 0 for any free port), or unset it for 1337"],
+    ['a DYNAMODB_ENDPOINT that is not a URL', { DYNAMODB_ENDPOINT: 'localhost:8000' }, "DYNAMODB_ENDPOINT='localhost:8000' is not an http(s) URL: set it to DynamoDB Local's URL, e.g. http://127.0.0.1:8000, or unset it to let npm start run DynamoDB Local"],
+    ['a DYNAMODB_ENDPOINT where nothing listens', () => ({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${closedPort}` }), () => `nothing answers at DYNAMODB_ENDPOINT='http://127.0.0.1:${closedPort}' (ECONNREFUSED): start DynamoDB Local there`],
+    ['a DYNAMODB_ENDPOINT that is not DynamoDB', () => ({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${answeringPort}` }), () => `DYNAMODB_ENDPOINT='http://127.0.0.1:${answeringPort}' answered, but not as DynamoDB Local (`],
+    ['an API_REST_MAX_LIMIT that is not a number', { API_REST_MAX_LIMIT: 'ten' }, "Invalid configuration: API_REST_MAX_LIMIT='ten' is not a whole number; set a number such as 25, or unset it for the default"],
+    ['an API_REST_MAX_LIMIT of 0', { API_REST_MAX_LIMIT: '0' }, "Invalid configuration: API_REST_MAX_LIMIT='0' is invalid (Invalid value: Expected >=1 but received 0); fix it, or unset it for the default"],
+    ['an API_REST_FIND_ONE_SHAPE not offered', { API_REST_FIND_ONE_SHAPE: 'list' }, "Invalid configuration: API_REST_FIND_ONE_SHAPE='list' is invalid"],
+    ['a LOCAL_IN_MEMORY that is not a boolean', { LOCAL_IN_MEMORY: 'maybe' }, "LOCAL_IN_MEMORY='maybe' is not a boolean: set it to true or false"],
+    ['a short TOKEN_HASH_SECRET, not echoed', { TOKEN_HASH_SECRET: 'tiny-secret' }, 'TOKEN_HASH_SECRET must hold keys of at least 32 characters (one is 11)'],
+    ['a HOST that is not an IP address', { HOST: 'my laptop' }, "HOST='my laptop' is not an IP address: unset it to listen on 127.0.0.1 only, or set 0.0.0.0 inside a container"],
+    ['an AWS_REGION that is not a region', { AWS_REGION: 'Europe West' }, "AWS_REGION='Europe West' is not a region name: set it to one such as us-east-1, or unset it"],
+    ['--in-memory with a DYNAMODB_ENDPOINT', { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', LOCAL_IN_MEMORY: 'true' }, "--in-memory (or LOCAL_IN_MEMORY) starts a DynamoDB Local of its own, and DYNAMODB_ENDPOINT='http://127.0.0.1:8000' names another: unset one of them"],
+    ['a DATA_DIR that cannot be written', () => ({ DATA_DIR: join(dataDir, 'secrets.json', 'data') }), () => `DATA_DIR='${join(dataDir, 'secrets.json', 'data')}' cannot be written (ENOTDIR): set DATA_DIR to a writable directory, or run with --in-memory`],
+    ['a damaged secrets.json', () => ({ DATA_DIR: dataDir }), () => `${join(dataDir, 'secrets.json')} is not a valid secrets file`],
+  ])('%s: exit 1 and one line', async (_, env, expected) => {
+    const outcome = await start({ PORT: '0', ...(typeof env === 'function' ? env() : env) })
+    expect(outcome.code).toBe(1)
+    expect(outcome.stderr).toContain(`Cannot start: ${typeof expected === 'function' ? expected() : expected}`)
+    const line = outcome.stderr.split('\n').filter((text) => text.startsWith('Cannot start:'))
+    expect(line).toHaveLength(1)
+    expect(outcome.stderr).not.toMatch(/\n\s+at |tiny-secret/)
+  })
+
+  it('an unknown argument: exit 2 and the usage', async () => {
+    const outcome = await start({ PORT: '0' }, ['--in-memroy'])
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toContain('Cannot start: Unknown argument --in-memroy\n\nUsage: npm start [-- --in-memory]')
   })
 })

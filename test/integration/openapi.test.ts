@@ -1,4 +1,4 @@
-// GET /api/openapi.json: a valid OpenAPI 3.1 document (checked by @seriousme/openapi-schema-validator
+// GET /api/openapi.json (the public API) and GET /admin/openapi.json (everything, admin token only): valid OpenAPI 3.1 documents (checked by @seriousme/openapi-schema-validator
 // against the OpenAPI Initiative's schemas), whose JSON Schemas compile under ajv's strict mode, that
 // lists exactly the routes the apps serve, and that matches what the running app answers: the
 // bodies and headers of real responses are validated against the responses it documents.
@@ -84,6 +84,8 @@ describe('GET /api/openapi.json', () => {
   let ctx: TestContext
   let key: string
   let document: Json
+  /** The admin document: the public API and the administration API. */
+  let full: Json
   let ajv: ReturnType<typeof strictAjv>
   let expectDocumented: ReturnType<typeof conformance>['expectDocumented']
 
@@ -99,7 +101,10 @@ describe('GET /api/openapi.json', () => {
     const response = await ctx.request('GET', '/api/openapi.json')
     expect(response.status).toBe(200)
     document = await json(response)
-    ;({ ajv, expectDocumented } = conformance(document))
+    const admin = await ctx.admin('GET', '/admin/openapi.json')
+    expect(admin.status).toBe(200)
+    full = await json(admin)
+    ;({ ajv, expectDocumented } = conformance(full))
   })
 
   describe('the document', () => {
@@ -109,12 +114,27 @@ describe('GET /api/openapi.json', () => {
       expect(document.openapi).toMatch(/^3\.1\./)
     })
 
-    it('is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', async () => {
+    it.each([['public', () => document], ['admin', () => full]])('is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator (%s)', async (_, which) => {
       const validator = new Validator()
-      const result = await validator.validate(structuredClone(document))
+      const result = await validator.validate(structuredClone(which()))
       expect(result.errors ?? []).toEqual([])
       expect(result.valid).toBe(true)
       expect(validator.version).toBe('3.1')
+    })
+
+    it('describes only the public API: no admin route, scheme, tag or schema', () => {
+      expect(documentedOperations(document).filter((operation) => operation.includes('/admin'))).toEqual([])
+      expect(Object.keys(document.components.securitySchemes)).toEqual(['apiToken'])
+      expect(document.tags.map((tag: Json) => tag.name)).not.toContain('admin')
+      for (const name of ['NewApiToken', 'CreatedApiToken', 'ApiToken', 'PublicRole', 'ReindexStep', 'Action']) expect(document.components.schemas).not.toHaveProperty(name)
+      expect(JSON.stringify(document)).not.toMatch(/\/admin|adminToken/)
+    })
+
+    it('serves the admin document to the admin token only, as the generator builds it', async () => {
+      expect(full).toEqual(buildOpenApiDocument(shippedTypes, ctx.config, 'admin'))
+      expect((await ctx.request('GET', '/admin/openapi.json')).status).toBe(401)
+      expect((await ctx.request('GET', '/admin/openapi.json', { token: key })).status).toBe(401)
+      expect(documentedOperations(full)).toEqual(expect.arrayContaining([...documentedOperations(document), 'GET /admin/api-tokens', 'GET /admin/openapi.json']))
     })
 
     it.each([
@@ -128,15 +148,17 @@ describe('GET /api/openapi.json', () => {
     })
 
     it('holds JSON Schemas that compile under ajv strict mode, component and inline alike', () => {
-      for (const name of Object.keys(document.components.schemas)) expect(ajv.getSchema(`openapi#/$defs/${name}`), name).toBeDefined()
-      for (const [at, schema] of inlineSchemas(document.paths)) expect(() => ajv.compile(toAjv(schema)), at).not.toThrow()
+      for (const name of Object.keys(full.components.schemas)) expect(ajv.getSchema(`openapi#/$defs/${name}`), name).toBeDefined()
+      for (const [at, schema] of inlineSchemas(full.paths)) expect(() => ajv.compile(toAjv(schema)), at).not.toThrow()
+      const publicAjv = strictAjv(document)
+      for (const [at, schema] of inlineSchemas(document.paths)) expect(() => publicAjv.compile(toAjv(schema)), at).not.toThrow()
     })
 
-    it('lists exactly the routes the apps serve', () => {
+    it('lists exactly the routes the apps serve (the admin document)', () => {
       const served = ctx.app.routes
         .filter((route) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(route.method) && route.path !== '/_health')
         .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      expect([...new Set(served)].sort()).toEqual(documentedOperations(document).sort())
+      expect([...new Set(served)].sort()).toEqual(documentedOperations(full).sort())
     })
 
     it.each([

@@ -5,7 +5,6 @@ import { expect, inject } from 'vitest'
 import type { Hono } from 'hono'
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
-import { deriveTokenHashSecret } from '../../lib/access.js'
 import { parseConfig, type Config } from '../../lib/config.js'
 import { HEAD, META } from '../../lib/table.js'
 import { createServerApp } from '../../lib/server-app.js'
@@ -17,6 +16,8 @@ import { shippedTypes } from './types.js'
 import type { ContentType } from '../../lib/content-types.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+/** The API token hash key of every test context: a secret of its own, as in production. */
+export const TOKEN_HASH_SECRET = 'test-token-hash-key-0123456789abcdefghij'
 
 export interface TestContext {
   readonly app: Hono
@@ -44,7 +45,7 @@ export async function createTestContext(
   assertLoopback(endpoint)
   const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
-  const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }
+  const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
   // The table and the first start's public role, through a plain client (`clientConfig` may point elsewhere).
   const setup = createDocumentClient({ region: 'us-east-1', endpoint })
   await ensureTable(setup, config.tableName)
@@ -80,7 +81,7 @@ export async function createTestContext(
 
 /** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
 export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}): Pick<TestContext, 'app' | 'request'> {
-  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: deriveTokenHashSecret(ADMIN_TOKEN) }, ctx.services.types)
+  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
   const app = createServerApp(services)
   const request: TestContext['request'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }

@@ -56,8 +56,7 @@ describe('admin CLI: commands to requests', () => {
     expect(requestOf(['tokens', 'list', '--token', 'from-flag']).token).toBe('from-flag')
   })
 
-  it('answers help for no command, help and --help', () => {
-    expect(parseAdminCommand([], {}).kind).toBe('help')
+  it('answers help for help and --help', () => {
     expect(parseAdminCommand(['help'], {}).kind).toBe('help')
     expect(parseAdminCommand(['tokens', 'list', '--help'], {}).kind).toBe('help')
   })
@@ -74,10 +73,17 @@ describe('admin CLI: commands to requests', () => {
     [['roles', 'admin', 'get'], /Unknown command/],
     [['users', 'list'], /Unknown command/],
     [['locales', 'list', '--url', 'not a url'], /Invalid API URL/],
-    [['locales', 'list', '--url', 'ftp://example.com'], /Invalid API URL/],
+    [['locales', 'list', '--url', 'ftp://example.com'], /Invalid API URL: --url='ftp:\/\/example.com' is not an http\(s\) URL; give the API's base URL/],
+    [[], /No command given/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseAdminCommand(argv, env)).toThrow(UsageError)
     expect(() => parseAdminCommand(argv, env)).toThrow(message)
+  })
+
+  it('names CONTENT_API_URL, its value and the fix when it is not a URL', () => {
+    expect(() => parseAdminCommand(['locales', 'list'], { ...env, CONTENT_API_URL: '127.0.0.1:1337' })).toThrow(
+      "Invalid API URL: CONTENT_API_URL='127.0.0.1:1337' is not an http(s) URL; give the API's base URL, e.g. http://127.0.0.1:1337",
+    )
   })
 
   it('is a usage error without an admin token', () => {
