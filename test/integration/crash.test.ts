@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, createTestContext, expectStorageInvariants, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, expectStorageInvariants, json, type TestContext } from '../support/context.js'
 
 /** The most locales a deployment registers (so that every version fits one transaction). */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'da', 'fi', 'pl', 'cs', 'sk', 'hu', 'ro', 'bg', 'el', 'tr', 'ru', 'uk', 'ja', 'ko', 'zh', 'ar']
@@ -25,7 +25,7 @@ describe('a writer killed mid-write', () => {
   async function crashWriter(documentId: string, start: number, acknowledged: number): Promise<number[]> {
     // tsx as a loader in this process (its CLI would run the script in a grandchild, which the kill would miss).
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/crash-writer.ts'], {
-      env: { ...process.env, DYNAMODB_ENDPOINT: ctx.endpoint, TABLE_NAME: ctx.config.tableName, ADMIN_TOKEN, API_KEY: key, DOCUMENT_ID: documentId, LOCALES: LOCALES.join(','), START: String(start) },
+      env: { ...process.env, DYNAMODB_ENDPOINT: ctx.endpoint, TABLE_NAME: ctx.config.tableName, ADMIN_TOKEN, TOKEN_HASH_SECRET, API_KEY: key, DOCUMENT_ID: documentId, LOCALES: LOCALES.join(','), START: String(start) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))

@@ -1,8 +1,7 @@
 // A writer process for the crash test (test/integration/crash.test.ts): the app on the test's
 // table, PUTting a new non-localized `views` through one locale after another until it is killed.
 // It prints `tx` just before each transaction is sent, so the test can kill it mid-write.
-// Run with tsx; reads DYNAMODB_ENDPOINT, TABLE_NAME, ADMIN_TOKEN, API_KEY, DOCUMENT_ID, LOCALES.
-import { deriveTokenHashSecret } from '../../lib/access.js'
+// Run with tsx; reads DYNAMODB_ENDPOINT, TABLE_NAME, ADMIN_TOKEN, TOKEN_HASH_SECRET, API_KEY, DOCUMENT_ID, LOCALES.
 import { parseConfig } from '../../lib/config.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
@@ -23,7 +22,7 @@ db.middlewareStack.add((next: any, context: any) => async (args: any) => {
   return next(args)
 }, { step: 'initialize', name: 'announce' })
 const adminToken = need('ADMIN_TOKEN')
-const services = createServices(db, parseConfig({ tableName: need('TABLE_NAME'), cacheTtlMs: 0, rest: {} }), { adminToken, tokenHashSecret: deriveTokenHashSecret(adminToken) }, shippedTypes)
+const services = createServices(db, parseConfig({ tableName: need('TABLE_NAME'), cacheTtlMs: 0, rest: {} }), { adminToken, tokenHashSecret: need('TOKEN_HASH_SECRET') }, shippedTypes)
 const app = createServerApp(services, () => undefined)
 const locales = need('LOCALES').split(',')
 for (let i = 1; ; i++) {
