@@ -11,7 +11,7 @@ import { ensureTable } from '../lib/storage/schema.js'
 import type { CapacityMeter } from './capacity.js'
 import { Floor, slotOf } from './floor.js'
 import type { FallbackResult } from './results.js'
-import { idsOf, orders, PAGE, send, type Scenario } from './scenarios.js'
+import { idsOf, orders, PAGE, send, type Scenario } from './requests.js'
 import { checkRegistration, localizedAttributes, random, registryEpoch, seedArticles, sharedAttributes } from './seed.js'
 import { measureRead, measureWrites, type SuiteSettings } from './suite.js'
 

@@ -6,7 +6,7 @@ import { article } from './types.js'
 import { collatorFor } from '../lib/query/sort.js'
 import { indexKey, keyKindOf } from '../lib/storage/index-keys.js'
 import { slotOf, type KeyRange } from './floor.js'
-import { orders, PAGE, samePage, send, type BenchContext, type Scenario } from './scenarios.js'
+import { orders, PAGE, samePage, send, type BenchContext, type Scenario } from './requests.js'
 import { CATEGORIES } from './seed.js'
 
 /** The key range of one value on a field's slot, as the store encodes keys for `locale`'s list. */
@@ -27,17 +27,17 @@ export function filterScenarios(ctx: BenchContext): Scenario[] {
   let slug = ''
   const category = CATEGORIES[0]!
   const overBudget = n > maxScan
-  const filtered = (kind: string, label: string, query: string, answer: () => Promise<string>): Scenario => ({
+  const filtered = (kind: string, label: string, query: () => string, answer: () => Promise<string>): Scenario => ({
     kind, label, write: false,
-    app: () => send(app, 'GET', `/api/articles?${query}`, 200),
+    app: () => send(app, 'GET', `/api/articles?${query()}`, 200),
     floor: answer,
     check: samePage('floor', true),
   })
   /** A kind no index answers: one pass over the list within maxScan, a 400 before reading past it. */
-  const unindexed = (kind: string, label: string, query: string, matches: (values: Record<string, unknown>) => boolean): Scenario => overBudget
+  const unindexed = (kind: string, label: string, query: () => string, matches: (values: Record<string, unknown>) => boolean): Scenario => overBudget
     ? {
       kind, label: `${label} (N > maxScan ${maxScan}: 400)`, write: false,
-      app: () => send(app, 'GET', `/api/articles?${query}`, 400),
+      app: () => send(app, 'GET', `/api/articles?${query()}`, 400),
       floor: () => floor.listValidator('en'),
       check: (text: string) => { if (!text.includes('maxScan')) throw new Error(`400 does not name the budget: ${text.slice(0, 200)}`) },
     }
@@ -45,20 +45,20 @@ export function filterScenarios(ctx: BenchContext): Scenario[] {
   const has = (value: unknown, text: string) => typeof value === 'string' && value.toLowerCase().includes(text)
   return [
     {
-      ...filtered('filter-slug', 'filters[slug][$eq]=<one slug>', '', () => floor.filteredPage('en', slotOf('slug'), [point('slug', slug)], (v) => v.slug === slug, byId, PAGE)),
+      ...filtered('filter-slug', 'filters[slug][$eq]=<one slug>', () => `filters[slug][$eq]=${encodeURIComponent(slug)}`,
+        () => floor.filteredPage('en', slotOf('slug'), [point('slug', slug)], (v) => v.slug === slug, byId, PAGE)),
       prepare: async () => {
         const { data } = JSON.parse(await send(app, 'GET', `/api/articles/${documentIds[Math.floor(documentIds.length / 3)]}?locale=en`, 200)) as { data: { slug: string } | { slug: string }[] }
         slug = (Array.isArray(data) ? data[0] : data)!.slug
       },
-      app: () => send(app, 'GET', `/api/articles?filters[slug][$eq]=${encodeURIComponent(slug)}`, 200),
     },
-    filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, `filters[category][$eq]=${category}&sort=title`,
+    filtered('filter-category-title', `filters[category][$eq]=${category}&sort=title`, () => `filters[category][$eq]=${category}&sort=title`,
       () => floor.filteredPage('en', slotOf('category'), [point('category', category)], (v) => v.category === category, byTitle, PAGE)),
-    filtered('filter-views-between', 'filters[views][$between]=10,12', 'filters[views][$between][0]=10&filters[views][$between][1]=12',
+    filtered('filter-views-between', 'filters[views][$between]=10,12', () => 'filters[views][$between][0]=10&filters[views][$between][1]=12',
       () => floor.filteredPage('en', slotOf('views'), [between('views', 10, 12)], (v) => Number(v.views) >= 10 && Number(v.views) <= 12, byId, PAGE)),
-    unindexed('filter-containsi', 'filters[title][$containsi]=x', 'filters[title][$containsi]=x', (v) => has(v.title, 'x')),
+    unindexed('filter-containsi', 'filters[title][$containsi]=x', () => 'filters[title][$containsi]=x', (v) => has(v.title, 'x')),
     // Searchable text attributes of article: title, slug, category (body is blocks).
-    unindexed('search-q', '_q=x', '_q=x', (v) => has(v.title, 'x') || has(v.slug, 'x') || has(v.category, 'x')),
+    unindexed('search-q', '_q=x', () => '_q=x', (v) => has(v.title, 'x') || has(v.slug, 'x') || has(v.category, 'x')),
   ]
 }
 

@@ -7,7 +7,9 @@ import type { CapacityMeter } from './capacity.js'
 import { keysBytes } from './item-size.js'
 import { measurePair, sample, summarize, type Sample } from './measure.js'
 import type { KindResult, SizeResult } from './results.js'
-import { readScenarios, totalOf, writeScenarios, type BenchContext, type Scenario } from './scenarios.js'
+import { filterScenarios } from './filter-scenarios.js'
+import { totalOf, type BenchContext, type Scenario } from './requests.js'
+import { readScenarios, writeScenarios } from './scenarios.js'
 
 export interface SuiteSettings {
   /** Time for the measured pairs of one read kind; slow kinds get at least `minReads` pairs. */
@@ -78,7 +80,7 @@ export async function measureWrites(meter: CapacityMeter, { scenarios, cleanUp }
 export async function measureSize(meter: CapacityMeter, ctx: BenchContext, settings: SuiteSettings, seed: number, log: (line: string) => void): Promise<SizeResult> {
   const started = performance.now()
   const kinds: KindResult[] = []
-  for (const scenario of readScenarios(ctx)) {
+  for (const scenario of [...readScenarios(ctx), ...filterScenarios(ctx)]) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
     log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms, ${result.app.rcu.median} RCU`)

@@ -3,7 +3,7 @@
 // entry and of a document) are measured in the same run, never taken from the code under test.
 import { MARK_STRIDE } from '../lib/storage/lists/marks.js'
 import type { ColdResult } from './cold-start.js'
-import { PAGE } from './scenarios.js'
+import { PAGE } from './requests.js'
 import type { FallbackResult, KindResult, SizeResult, Verdict } from './results.js'
 
 /** "500 KB", read strictly as 500,000 bytes. */

@@ -193,11 +193,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const attributes = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
       await documents.checkNew(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
       const id = await documents.nextId(type)
-      const empty: DocumentState = { documentId, headRev: undefined, versions: [], served: new Map() }
-      const version = await documents.write(type, documentId, locale, (current, now) => {
+      const version = await documents.create(type, documentId, locale, (current, now) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
         return addVersion(type, documentId, [], locale, id, attributes, now)
-      }, empty)
+      })
       return written(c, version, query.fields)
     })
     allowOnly(app, root, ['GET', 'POST'])

@@ -6,7 +6,7 @@ import type { ContentType } from './content-types.js'
 import { badRequest, conflict, notFound, queryDetails, serviceUnavailable } from './errors.js'
 import type { Chains } from './storage/document-plan.js'
 import { KEY_VERSION } from './storage/index-keys.js'
-import type { LocaleGuard, LocaleGuards } from './storage/documents.js'
+import type { LocaleGuard, LocaleGuards } from './storage/document-commit.js'
 import { RegistryChanged, type LocaleEntry, type LocaleRegistry, type SettingsStore } from './storage/settings.js'
 import { randomInt } from 'node:crypto'
 

@@ -42,6 +42,20 @@ const same = (a: Version | undefined, b: Version | undefined) => a?.locale === b
  * puts every version and copy again, with the keys of today's layout (the reindex).
  */
 export function planWrites(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, now: string, rewrite = false): TransactItem[] {
+  const { items, lists } = planChanges(type, tableName, state, next, chains, rewrite)
+  return [...items, ...countUpdates(type, tableName, lists, now)]
+}
+
+/** The count updates of `lists` (list → versions added or removed): one item per list, whatever its delta. */
+export function countUpdates(type: ContentType, tableName: string, lists: ReadonlyMap<string, number>, now: string): TransactItem[] {
+  return [...lists].map(([list, delta]) => ({ Update: countUpdate(type, tableName, list, delta, now) }))
+}
+
+/**
+ * As planWrites, with the lists whose count moves kept apart (list → delta), so that a transaction
+ * holding the changes of several documents updates each count item once.
+ */
+export function planChanges(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, rewrite = false): { items: TransactItem[]; lists: Map<string, number> } {
   const items: TransactItem[] = []
   const lists = new Map<string, number>()
   const touch = (list: string, delta: number) => lists.set(list, (lists.get(list) ?? 0) + delta)
@@ -77,8 +91,7 @@ export function planWrites(type: ContentType, tableName: string, state: Document
     items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale) } })
     touch(`~${locale}`, -1)
   }
-  for (const [list, delta] of lists) items.push({ Update: countUpdate(type, tableName, list, delta, now) })
-  return items
+  return { items, lists }
 }
 
 /** Moves a list's count by `delta` and its revision on; `at` records when, for cache settling. */

@@ -1,18 +1,20 @@
-// The document store: reads and writes of locale versions. Every write to a document is one
-// transaction that moves the document's head item on condition of the revision read, checks the
-// locale's registration item (registered, fallback epoch unchanged), and writes the versions,
-// the copies the fallback chains serve and the counts of the lists that change (document-plan.ts).
-// A lost race is retried here with a fresh read (bounded, jittered): the caller sees 200, or a
-// 412 for a stale If-Match, never a 409 for independent writes.
+// The document store: reads and writes of locale versions. The writes to a document from one
+// process go through its queue: what arrives while a transaction is in flight is committed by the
+// next one, all changes applied in order to one fresh read (document-commit.ts). Each transaction
+// moves the document's head item on condition of the revision read, checks the locales' registration
+// items (registered, fallback epoch unchanged), and writes the versions, the copies the fallback
+// chains serve and the counts of the lists that change (document-plan.ts). A race lost to another
+// process is retried with a fresh read (bounded, jittered): the caller sees 200, or a 412 for a
+// stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, HEAD, META } from '../table.js'
-import { ConditionFailed, guarded, TransactionConflict, transactWrite } from './client.js'
-import { planWrites, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
-import { headKey, itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
-import { claimedAttribute, claimKey, claimWrites, uniqueAttributes } from './unique.js'
+import { guarded } from './client.js'
+import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
+import type { DocumentState } from './document-plan.js'
+import { itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { claimKey, uniqueAttributes } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -31,43 +33,33 @@ export function singleTypeDocumentId(type: ContentType): string {
 
 export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 
-/** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
-export interface LocaleGuard {
-  readonly epoch: number
-  /** False while the registry was never stored (the built-in `en` only): no registration items exist yet. */
-  readonly stored: boolean
-  readonly chains: Chains
+
+/** Most changes committed in one batch: bounds the work of one attempt; the rest wait for the next. */
+const MAX_BATCH = 25
+
+/** Most new documents committed in one transaction (each 2 items, more with fallback chains; a batch too large goes one by one). */
+const MAX_CREATES = 16
+
+/** A new document waiting to be created. */
+interface Created {
+  readonly documentId: string
+  readonly pending: Pending
 }
-
-/** The locale registry as the store sees it: the cached view, and a fresh one after a failed guard. */
-export interface LocaleGuards {
-  current(): Promise<LocaleGuard>
-  /** A fresh read after `locale`'s guard failed: 400 when it is no longer registered. */
-  refresh(locale: string): Promise<LocaleGuard>
-}
-
-/**
- * A change to a document: given the document as read (fresh on every attempt), the versions it
- * should have afterwards and the version to answer with. It may throw an ApiError (404, 409, 412).
- */
-export type Mutation<T> = (state: DocumentState, now: string) => { versions: readonly Version[]; result: T }
-
-/** Attempts of one write before a 503: each lost race re-reads the document and re-applies the change. */
-const WRITE_ATTEMPTS = 10
-
-/** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
-const MAX_TRANSACTION_BYTES = 4_000_000
-
-/** DynamoDB takes at most 100 items in a transaction. */
-const MAX_TRANSACTION_ITEMS = 100
 
 export class DocumentStore {
+  private readonly queues = new Map<string, Pending[]>()
+  private readonly creates = new Map<string, Created[]>()
+  private readonly idWaiters = new Map<string, { resolve(id: number): void; reject(error: unknown): void }[]>()
+  private readonly committer: DocumentCommitter
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly guards: LocaleGuards,
-    private readonly now: () => string = () => new Date().toISOString(),
-  ) {}
+    guards: LocaleGuards,
+    now: () => string = () => new Date().toISOString(),
+  ) {
+    this.committer = new DocumentCommitter(db, tableName, guards, (type, documentId) => this.getDocument(type, documentId), now)
+  }
 
   /** One version, read strongly consistent; undefined when absent or of another type. */
   async getVersion(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
@@ -112,15 +104,45 @@ export class DocumentStore {
     return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served }
   }
 
-  /** The next id of a content type (ids are unique per type across locales, increasing). */
-  async nextId(type: ContentType): Promise<number> {
+  /**
+   * The next id of a content type (ids are unique per type across locales, increasing). Calls
+   * that arrive while one is in flight share the next counter update, each taking one id of it.
+   */
+  nextId(type: ContentType): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const waiting = this.idWaiters.get(type.uid)
+      if (waiting !== undefined) {
+        waiting.push({ resolve, reject })
+        return
+      }
+      const fresh = [{ resolve, reject }]
+      this.idWaiters.set(type.uid, fresh)
+      void this.drainIds(type, fresh)
+    })
+  }
+
+  private async drainIds(type: ContentType, queue: { resolve(id: number): void; reject(error: unknown): void }[]): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0)
+      try {
+        const last = await this.addToSequence(type, batch.length)
+        batch.forEach((waiter, i) => waiter.resolve(last - batch.length + 1 + i))
+      } catch (error) {
+        batch.forEach((waiter) => waiter.reject(error))
+      }
+    }
+    this.idWaiters.delete(type.uid)
+  }
+
+  /** Moves the type's id counter on by `count`; the answer is the last id taken. */
+  private async addToSequence(type: ContentType, count: number): Promise<number> {
     const { Attributes: updated } = await guarded(() =>
       this.db.send(new UpdateCommand({
         TableName: this.tableName,
         Key: { documentId: META.sequence, locale: type.uid },
-        UpdateExpression: 'ADD #n :one',
+        UpdateExpression: 'ADD #n :count',
         ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':one': 1 },
+        ExpressionAttributeValues: { ':count': count },
         ReturnValues: 'UPDATED_NEW',
       })),
     )
@@ -128,41 +150,62 @@ export class DocumentStore {
   }
 
   /**
-   * Applies `mutation` to a document in one transaction, guarded by the head revision and by
-   * `guardLocale`'s registration item (registered, same fallback epoch). A lost race re-reads and
-   * re-applies; a stale registry is refreshed first (the mutation then meets the new one). `first`
-   * is the state the caller already read for its checks, used by the first attempt.
+   * Creates a new document (a POST): `mutation` is applied to its empty state. New documents of a
+   * type created while a create is in flight in this process are committed together, in one
+   * transaction (each count item moved once for all of them).
    */
-  async write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState, rewrite = false): Promise<T> {
-    let state = first
-    let guard = await this.guards.current()
-    for (let attempt = 1; ; attempt++) {
-      state ??= await this.getDocument(type, documentId)
-      const now = this.now()
-      const { versions, result } = mutation(state, now)
-      const items = [
-        this.headMove(type, state), this.localeCheck(guardLocale, guard),
-        ...planWrites(type, this.tableName, state, versions, guard.chains, now, rewrite),
-        ...claimWrites(type, this.tableName, documentId, state.versions, versions, rewrite),
-      ]
-      if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a write of ${items.length} items exceeds one transaction`)
-      // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
-      if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw payloadTooLarge(MAX_TRANSACTION_BYTES)
-      try {
-        if (items.length > 2) await transactWrite(this.db, { TransactItems: items }, 1)
-        return result
-      } catch (error) {
-        if (error instanceof ConditionFailed) {
-          // Another document holds a unique value: a 400, as Strapi's `This attribute must be unique`.
-          const taken = items.map((item, index) => (error.failedAt(index) ? claimedAttribute(item) : undefined)).find((name) => name !== undefined)
-          if (taken !== undefined) throw notUnique(taken)
-          if (error.failedAt(1)) guard = await this.guards.refresh(guardLocale)
-        } else if (!(error instanceof TransactionConflict)) throw error
+  create<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const created: Created = { documentId, pending: { guardLocale, mutation, rewrite: false, resolve: resolve as (value: unknown) => void, reject } }
+      const queue = this.creates.get(type.uid)
+      if (queue !== undefined) {
+        queue.push(created)
+        return
       }
-      if (attempt >= WRITE_ATTEMPTS) throw serviceUnavailable()
-      state = undefined
-      await new Promise((resolve) => setTimeout(resolve, randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
+      const fresh = [created]
+      this.creates.set(type.uid, fresh)
+      void this.drainCreates(type, fresh)
+    })
+  }
+
+  private async drainCreates(type: ContentType, queue: Created[]): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_CREATES)
+      await this.committer.commit(type, batch.map(({ documentId, pending }) => ({ documentId, changes: [pending], state: { documentId, headRev: undefined, versions: [], served: new Map() } })))
     }
+    this.creates.delete(type.uid)
+  }
+
+  /**
+   * Applies `mutation` to a document, committed in one transaction guarded by the head revision
+   * and by `guardLocale`'s registration item (registered, same fallback epoch). Changes to one
+   * document from this process are queued and committed together (document-commit.ts): each is
+   * applied to the state the previous ones left, on a fresh read for every attempt. `first` is
+   * the state the caller already read for its checks, used when nothing else is queued.
+   */
+  write<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>, first?: DocumentState, rewrite = false): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { guardLocale, mutation, rewrite, resolve: resolve as (value: unknown) => void, reject }
+      const queue = this.queues.get(documentId)
+      if (queue !== undefined) {
+        queue.push(pending)
+        return
+      }
+      const fresh = [pending]
+      this.queues.set(documentId, fresh)
+      void this.drain(type, documentId, fresh, first)
+    })
+  }
+
+  /** Commits a document's queue batch after batch until it is empty (a batch holds what arrived meanwhile). */
+  private async drain(type: ContentType, documentId: string, queue: Pending[], first: DocumentState | undefined): Promise<void> {
+    let read = first
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH)
+      await this.committer.commit(type, [{ documentId, changes: batch, state: read }])
+      read = undefined
+    }
+    this.queues.delete(documentId)
   }
 
   /**
@@ -200,43 +243,4 @@ export class DocumentStore {
     const taken = (answer.Responses?.[this.tableName] ?? []).find((item) => item.owner !== version.documentId)
     if (taken !== undefined) throw notUnique(String(taken.attribute))
   }
-
-  private headMove(type: ContentType, state: DocumentState): TransactItem {
-    const Key = headKey(state.documentId)
-    if (state.headRev === undefined) {
-      return { Put: { TableName: this.tableName, Item: { ...Key, [ATTR.contentType]: type.uid, [ATTR.revision]: 1 }, ConditionExpression: 'attribute_not_exists(documentId)' } }
-    }
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key,
-        UpdateExpression: 'SET #rev = #rev + :one',
-        ConditionExpression: '#rev = :rev',
-        ExpressionAttributeNames: { '#rev': ATTR.revision },
-        ExpressionAttributeValues: { ':rev': state.headRev, ':one': 1 },
-      },
-    }
-  }
-
-  /** The locale is still registered and the fallback chains are those this write was planned with. */
-  private localeCheck(locale: string, { epoch, stored }: LocaleGuard): TransactItem {
-    // Before any registry is stored, the built-in one holds: the check is that none was stored meanwhile.
-    if (!stored) {
-      return { ConditionCheck: { TableName: this.tableName, Key: { documentId: META.config, locale: 'locales' }, ConditionExpression: 'attribute_not_exists(documentId)' } }
-    }
-    return {
-      ConditionCheck: {
-        TableName: this.tableName,
-        Key: { documentId: META.locale, locale },
-        ConditionExpression: 'epoch = :epoch',
-        ExpressionAttributeValues: { ':epoch': epoch },
-      },
-    }
-  }
-}
-
-/** The 400 of a value another document holds (Strapi's message and shape). */
-function notUnique(attribute: string) {
-  const message = 'This attribute must be unique'
-  return badRequest(message, { errors: [{ path: [attribute], message, name: 'ValidationError' }] })
 }

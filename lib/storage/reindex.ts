@@ -10,7 +10,8 @@ import { typeByUid, type ContentType } from '../content-types.js'
 import { badRequest } from '../errors.js'
 import { ATTR } from '../table.js'
 import { guarded } from './client.js'
-import type { DocumentStore, LocaleGuards } from './documents.js'
+import type { LocaleGuards } from './document-commit.js'
+import type { DocumentStore } from './documents.js'
 
 /** Where a pass stands: the fallback epoch it started under and the table position to go on from. */
 interface Cursor {

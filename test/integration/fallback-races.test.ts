@@ -1,7 +1,7 @@
 // Fallback races (delivery.md §12): versions created, updated and deleted along a fallback chain
 // at once leave the served copies `~<L>` and their counts exactly what a full rebuild would produce.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createTestContext, expectStorageInvariants, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
+import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
 
 const CHAINS: Record<string, string[]> = { fr: ['fr', 'en'], 'fr-CA': ['fr-CA', 'fr', 'en'] }
 const LOCALES = ['en', 'fr', 'fr-CA']
@@ -11,20 +11,24 @@ const own = (name: string) => ['documentId', 'locale', 'listKey', 'src', 'f'].in
 describe('fallback races', () => {
   let ctx: TestContext
   let key: string
+  /** Three processes on the table: a process commits its own writes to a document together, so races are between processes. */
+  let processes: Pick<TestContext, 'request'>[]
 
   beforeAll(async () => {
     ctx = await createTestContext()
     key = await ctx.token()
     expect((await ctx.admin('POST', '/admin/i18n/locales', { code: 'fr', fallback: 'en' })).status).toBe(201)
     expect((await ctx.admin('POST', '/admin/i18n/locales', { code: 'fr-CA', fallback: 'fr' })).status).toBe(201)
+    processes = [ctx, createPeer(ctx), createPeer(ctx)]
   })
 
   /** One random write along the chain: a PUT (create or update) or a DELETE of a version (never en's: documents stay). */
   function randomWrite(documentId: string, round: number, i: number): Promise<Response> {
     const locale = LOCALES[Math.floor(Math.random() * LOCALES.length)]!
-    if (locale !== 'en' && Math.random() < 0.4) return ctx.request('DELETE', `/api/articles/${documentId}?locale=${locale}`, { token: key })
+    const process = processes[i]!
+    if (locale !== 'en' && Math.random() < 0.4) return process.request('DELETE', `/api/articles/${documentId}?locale=${locale}`, { token: key })
     const data = Math.random() < 0.5 ? { title: `${locale} ${round}.${i}` } : { views: round * 10 + i }
-    return ctx.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data } })
+    return process.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data } })
   }
 
   it('keeps served copies and their counts equal to a rebuild from the versions', async () => {

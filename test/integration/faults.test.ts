@@ -5,7 +5,7 @@
 // classification and retry policy (lib/storage/client.ts: 4 attempts, standard mode) stay real.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { INDEX, META } from '../../lib/table.js'
-import { createTestContext, expectStorageInvariants, json, scanTable, type TestContext } from '../support/context.js'
+import { createPeer, createTestContext, expectStorageInvariants, json, scanTable, type TestContext } from '../support/context.js'
 
 /** What an injected attempt answers: a DynamoDB error, before or after the request really ran. */
 interface Fault {
@@ -187,11 +187,13 @@ describe('faults', () => {
     it('re-reads and re-applies a PUT whose transaction lost to a concurrent write, and answers 200', async () => {
       const { documentId } = await createArticle('contested')
       let competed = false
-      // Just before the PUT's transaction is sent, another request creates the same localization.
+      // Just before the PUT's transaction is sent, another process creates the same localization
+      // (within one process the rival would queue behind the PUT and be committed after it).
+      const peer = createPeer(ctx)
       ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
         if (!competed && context.commandName === 'TransactWriteItemsCommand') {
           competed = true
-          const rival = await ctx.request('PUT', `/api/articles/${documentId}?locale=fr`, { token: key, body: { data: { title: 'rival' } } })
+          const rival = await peer.request('PUT', `/api/articles/${documentId}?locale=fr`, { token: key, body: { data: { title: 'rival' } } })
           expect(rival.status).toBe(200)
         }
         return next(args)

@@ -1,0 +1,99 @@
+// What a benchmark scenario is, the context it runs in, requests through the app, and the
+// comparisons of the app's answers with the floor's: shared by the read, filter, write and
+// fallback scenarios (kept apart from them, so none of those files imports another).
+import type { Hono } from 'hono'
+import { collatorFor } from '../lib/query/sort.js'
+import type { Compare, Floor } from './floor.js'
+
+export interface BenchContext {
+  /** The app with the page cache off (api.rest.pageCache 0), so every answer costs what it reads. */
+  readonly app: Hono
+  /** The same app with the in-process page cache on (the default size). */
+  readonly cachedApp: Hono
+  /** The app with the page cache off and list marks on (the default size): pages resume at a mark. */
+  readonly markedApp: Hono
+  readonly floor: Floor
+  /** A full-access API key, for the writes. */
+  readonly token: string
+  /** Versions per locale. */
+  readonly n: number
+  /** Seeded documents, each with a version in every locale. */
+  readonly documentIds: readonly string[]
+  /** api.rest.maxScan: past it, a filter no index answers is a 400. */
+  readonly maxScan: number
+}
+
+export interface Scenario {
+  readonly kind: string
+  readonly label: string
+  readonly write: boolean
+  /** Untimed set-up before the first repetition (e.g. the ETag a 304 needs). */
+  prepare?(): Promise<void>
+  /** The app's answer to repetition `i` (a real request through `app.request()`). */
+  app(i: number): Promise<string>
+  /** The floor's answer to repetition `i`. */
+  floor(i: number): Promise<string>
+  /** Throws unless both answered the same (run once per N, outside the timings). */
+  check?(app: string, floor: string): void
+}
+
+export const PAGE = 25
+
+interface SendOptions {
+  readonly token?: string
+  readonly body?: unknown
+  readonly headers?: Record<string, string>
+}
+
+/** Sends one request; any other status than `expected` stops the run. */
+export async function request(app: Hono, method: string, path: string, expected: number, options: SendOptions = {}): Promise<{ text: string; etag: string | null }> {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  const response = await app.request(path, { method, headers, body })
+  const text = await response.text()
+  if (response.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${response.status} ${text.slice(0, 300)}`)
+  return { text, etag: response.headers.get('etag') }
+}
+
+/** Sends one request and returns the body; any other status than `expected` stops the run. */
+export async function send(app: Hono, method: string, path: string, expected: number, options: SendOptions = {}): Promise<string> {
+  return (await request(app, method, path, expected, options)).text
+}
+
+type Page = { data: { documentId: string; locale?: string }[] | { documentId: string; locale?: string }; meta?: { pagination?: { total?: number }; total?: number } }
+
+/** The documentIds of an answer (one document, or a page). */
+export function idsOf(text: string): string[] {
+  const { data } = JSON.parse(text) as Page
+  return (Array.isArray(data) ? data : [data]).map((item) => item.documentId)
+}
+
+/** The total an answer states (meta.pagination.total from the app, meta.total from the floor). */
+export function totalOf(text: string): number | undefined {
+  if (text === '') return undefined
+  const { meta } = JSON.parse(text) as Page
+  return meta?.pagination?.total ?? meta?.total
+}
+
+/** The same documents in the same order, and the same total (`expected`, or the floor's), from the app and the floor. */
+export function samePage(expectedTotal?: number | 'floor', allowEmpty = false) {
+  return (app: string, floor: string) => {
+    const [a, f] = [idsOf(app), idsOf(floor)]
+    if ((a.length === 0 && !allowEmpty) || a.join() !== f.join()) throw new Error(`app and floor disagree: ${a.slice(0, 3).join()} vs ${f.slice(0, 3).join()}`)
+    const want = expectedTotal === 'floor' ? totalOf(floor) : expectedTotal
+    if (totalOf(app) !== want) throw new Error(`app total ${totalOf(app)}, expected ${want}`)
+  }
+}
+
+/** Exact orders of index entries' values, as the API sorts them (collation of the list's locale, ties by id). */
+export function orders(locale: string) {
+  const collator = collatorFor(locale)
+  const byId: Compare = (a, b) => Number(a.id) - Number(b.id)
+  const byTitle: Compare = (a, b) => collator.compare(String(a.title), String(b.title)) || byId(a, b)
+  const byViewsDesc: Compare = (a, b) => Number(b.views) - Number(a.views) || byId(a, b)
+  const byViewsDescThenTitle: Compare = (a, b) => Number(b.views) - Number(a.views) || byTitle(a, b)
+  const byPublishedDesc: Compare = (a, b) => (String(a.publishedAt) < String(b.publishedAt) ? 1 : String(a.publishedAt) > String(b.publishedAt) ? -1 : byId(a, b))
+  return { byId, byTitle, byViewsDesc, byViewsDescThenTitle, byPublishedDesc }
+}
