@@ -74,7 +74,8 @@ export async function resolveLocalSecrets(dataDir: string | undefined, given: Pa
   // them from now on whatever the admin token becomes; new tokens use the new key.
   const legacy = kept === undefined && options.existingTable === true && given.adminToken !== undefined ? ` ${legacyTokenHashKey(given.adminToken)}` : ''
   const secrets: LocalSecrets = {
-    adminToken: given.adminToken ?? kept?.adminToken ?? randomBytes(24).toString('base64url'),
+    // Hex, not base64url: a token starting with '-' would read as an option in `--token "$ADMIN_TOKEN"`.
+    adminToken: given.adminToken ?? kept?.adminToken ?? randomBytes(24).toString('hex'),
     tokenHashSecret: given.tokenHashSecret ?? kept?.tokenHashSecret ?? `${randomSecret()}${legacy}`,
   }
   const adminTokenSource: SecretSource = given.adminToken !== undefined ? 'environment' : kept !== undefined ? 'kept' : 'new'

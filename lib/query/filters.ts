@@ -24,7 +24,6 @@ const TEXT_OPERATORS: ReadonlySet<string> = new Set(['$eqi', '$nei', '$contains'
 const SINGLE_OPERATORS: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$gte'])
 const OPERATORS: ReadonlySet<string> = new Set([...TEXT_OPERATORS, ...SINGLE_OPERATORS,
   '$eq', '$ne', '$in', '$notIn', '$between', '$null', '$notNull'])
-const STRING_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'email', 'uid', 'enumeration'])
 const FALSE_FLAGS: ReadonlySet<string> = new Set(['false', '0', 'f', ''])
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([['true', true], ['t', true], ['1', true], ['false', false], ['f', false], ['0', false]])
 const DATE = /^\d{4}-\d\d-\d\d$/
