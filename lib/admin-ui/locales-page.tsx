@@ -6,7 +6,7 @@ import type { Context } from 'hono'
 import { messageOf, type ApiAnswer } from './api-client.js'
 import type { Form } from './form.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
-import { errorFor, FieldMessage, noticeOf } from './operator-common.js'
+import { errorFor, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
 
@@ -90,11 +90,7 @@ export function registerLocalesPage(ui: Ui): void {
         <form method="post" action={to(page, '/admin/locales')} aria-labelledby="add-title">
           <Csrf token={page.csrf} />
           <div class="row">
-            <div class="field">
-              <label for="new-code">Code</label>
-              <input id="new-code" name="code" type="text" required value={adding.code} placeholder="fr, fr-CA, zh-Hans" aria-invalid={codeError === undefined ? undefined : 'true'} aria-describedby="new-code-error" />
-              <FieldMessage id="new-code-error" text={codeError} />
-            </div>
+            <TextField id="new-code" name="code" label="Code" value={adding.code} error={codeError} placeholder="fr, fr-CA, zh-Hans" />
             <div class="field">
               <label for="new-name">Name (optional)</label>
               <input id="new-name" name="name" type="text" value={adding.name} maxlength={100} />

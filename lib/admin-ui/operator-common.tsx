@@ -19,6 +19,18 @@ export function noticeOf(c: Context): string | undefined {
 }
 
 
+/** A required one-line text field with its label and the API's error for it, tied by aria-describedby. */
+export function TextField(props: { id: string; name: string; label: string; value: string; error: string | undefined; maxlength?: number; placeholder?: string }) {
+  const errorId = `${props.id}-error`
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} name={props.name} type="text" required maxlength={props.maxlength} value={props.value} placeholder={props.placeholder} aria-invalid={props.error === undefined ? undefined : 'true'} aria-describedby={errorId} />
+      <FieldMessage id={errorId} text={props.error} />
+    </div>
+  )
+}
+
 /** An error message tied to a field by id, for aria-describedby. */
 export function FieldMessage(props: { id: string; text: string | undefined }) {
   return props.text === undefined ? null : <span id={props.id} class="error">{props.text}</span>

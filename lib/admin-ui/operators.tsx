@@ -8,7 +8,7 @@ import { messageOf, type ApiAnswer } from './api-client.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { registerLocalesPage } from './locales-page.js'
 import { PermissionMatrix } from './matrix.js'
-import { errorFor, FieldMessage, noticeOf } from './operator-common.js'
+import { errorFor, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
 
@@ -71,11 +71,7 @@ export function registerOperatorPages(ui: Ui): void {
         <form method="post" action={to(page, '/admin/tokens')} aria-labelledby="create-title">
           <Csrf token={page.csrf} />
           <div class="row">
-            <div class="field">
-              <label for="token-name">Name</label>
-              <input id="token-name" name="name" type="text" required maxlength={100} value={filled.name} aria-invalid={nameError === undefined ? undefined : 'true'} aria-describedby="token-name-error" />
-              <FieldMessage id="token-name-error" text={nameError} />
-            </div>
+            <TextField id="token-name" name="name" label="Name" value={filled.name} error={nameError} maxlength={100} />
             <div class="field">
               <label for="token-type">Type</label>
               <select id="token-type" name="type">
