@@ -2,7 +2,8 @@
 // the caller reads the file; every problem is a SchemaError of one line naming the file and the
 // key path, so start-up and `cdk synth` stop with a message a person can act on.
 import * as v from 'valibot'
-import { SCALAR_TYPES, type Attribute, type AttributeType, type ContentType } from '../content-types.js'
+import { NUMBER_TYPES, SCALAR_TYPES, SEARCHABLE_TEXT_TYPES, type Attribute, type AttributeType, type ContentType } from '../content-types.js'
+import { RESERVED_NAMES } from '../table.js'
 import { attributeValueSchema } from './values.js'
 
 /** A schema file that cannot be served: `message` is one line, file and key path first. */
@@ -26,9 +27,11 @@ const NOT_YET: Readonly<Record<string, string>> = {
   relation: 'relation attributes are not supported yet',
 }
 
-/** Names storage keeps for itself on a version's item, or the API for its system fields. */
-const RESERVED = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', 'status', 'localizations',
-  'listKey', 'contentType', 'rev', 'f', 'src', 'n', 'at'])
+/**
+ * Names storage keeps for itself on a version's item (lib/table.ts), the API's system fields, and
+ * the names §15–§16 give meanings (`status`, `localizations`); `at` is a count item's field.
+ */
+const RESERVED: ReadonlySet<string> = new Set([...RESERVED_NAMES, 'status', 'localizations', 'at'])
 const SLOT_KEY = /^k\d+$/
 const ATTRIBUTE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
@@ -36,8 +39,8 @@ const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 const RESERVED_ROUTES = new Set(['i18n', 'openapi.json', 'admin'])
 
 const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'password'])
-const NUMBER_TYPES: ReadonlySet<string> = new Set(['integer', 'biginteger', 'float', 'decimal'])
-const UID_SOURCES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration'])
+/** What a uid may be derived from: the text types `_q` searches. */
+const UID_SOURCES: ReadonlySet<string> = SEARCHABLE_TEXT_TYPES
 
 const Flag = v.boolean('must be true or false')
 const Length = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more'))
@@ -71,7 +74,7 @@ function optionsSchema(type: string) {
   if (type === 'enumeration') return v.strictObject({ ...COMMON, enum: v.pipe(v.array(v.pipe(v.string('must be strings'), v.minLength(1, 'must be non-empty strings')), 'must be an array of strings'), v.minLength(1, 'must list at least one value')), enumName: v.optional(v.string()) })
   if (type === 'password') return v.strictObject({ ...COMMON, minLength: TEXT_OPTIONS.minLength, maxLength: TEXT_OPTIONS.maxLength })
   if (TEXT_TYPES.has(type)) return v.strictObject({ ...COMMON, ...TEXT_OPTIONS })
-  if (NUMBER_TYPES.has(type)) return v.strictObject({ ...COMMON, ...NUMBER_OPTIONS })
+  if (NUMBER_TYPES.has(type as AttributeType)) return v.strictObject({ ...COMMON, ...NUMBER_OPTIONS })
   return v.strictObject(COMMON)
 }
 
