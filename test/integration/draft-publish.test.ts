@@ -1191,3 +1191,78 @@ describe('fallback within a status (fr → en, fr-CA → fr)', () => {
     })
   })
 })
+
+describe('each write and action is one transaction: a failure part-way writes nothing', () => {
+  let ctx: TestContext
+  let api: DraftClient
+  const WRITES = ['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']
+
+  beforeAll(async () => {
+    ({ ctx, api } = await setup(['fr', 'de']))
+  })
+
+  /** A document in en, fr (published, with draft changes pending, non-localized ones included) and de (a draft only). */
+  async function document(): Promise<string> {
+    const { documentId } = await dataOf(await api.post({ title: 'en', views: 1, category: 'c1' }))
+    await dataOf(await api.put(documentId, { title: 'fr' }, { locale: 'fr' }))
+    await dataOf(await api.put(documentId, { title: 'de' }, { locale: 'de', status: 'draft' }))
+    await dataOf(await api.put(documentId, { title: 'en next', views: 2 }, { status: 'draft' }))
+    await dataOf(await api.put(documentId, { title: 'fr next' }, { locale: 'fr', status: 'draft' }))
+    return documentId
+  }
+  /** Every version of the document, both statuses, and the counts of both statuses' lists. */
+  const state = async (documentId: string) => ({
+    published: await versionsOf(api, documentId, 'published'),
+    draft: await versionsOf(api, documentId, 'draft'),
+    counts: await Promise.all(STATUSES.flatMap((status) => ['en', 'fr', 'de', '*'].map(async (locale) => (await listAll(api, `status=${status}&locale=${locale}`)).total))),
+  })
+  /** Fails the `k`-th write call that names `documentId` (a process dying there), letting the others through. */
+  const failWrite = (documentId: string, k: number) => {
+    let seen = 0
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      if (WRITES.includes(context.commandName) && JSON.stringify(args.input).includes(documentId)) {
+        seen += 1
+        if (seen === k) throw new Error('injected: the process died before this write')
+      }
+      return next(args)
+    }, { step: 'initialize', name: 'failWrite', override: true })
+  }
+
+  const operations: [string, (documentId: string) => Promise<Response>][] = [
+    ['publish of fr', (documentId) => api.action(documentId, 'publish', { locale: 'fr' })],
+    ['publish of every locale', (documentId) => api.action(documentId, 'publish', { locale: '*' })],
+    ['unpublish of every locale', (documentId) => api.action(documentId, 'unpublish', { locale: '*' })],
+    ['discard-draft of en', (documentId) => api.action(documentId, 'discard-draft')],
+    ['PUT without status of a non-localized value', (documentId) => api.put(documentId, { views: 9, title: 'en 9' })],
+    ['PUT status=draft of a non-localized value', (documentId) => api.put(documentId, { views: 8 }, { locale: 'de', status: 'draft' })],
+    ['DELETE of every locale', (documentId) => api.del(documentId, { locale: '*' })],
+  ]
+  it.each(operations)('%s: either all of it or none of it, whichever write fails', async (_name, operation) => {
+    for (let k = 1; k <= 3; k++) {
+      const documentId = await document()
+      const before = await state(documentId)
+      failWrite(documentId, k)
+      let response: Response
+      try {
+        response = await operation(documentId)
+      } finally {
+        ctx.db.middlewareStack.remove('failWrite')
+      }
+      const after = await state(documentId)
+      if (response.status >= 500) {
+        expect({ k, after }).toEqual({ k, after: before })
+      } else {
+        expect({ k, succeeded: [200, 204].includes(response.status) }).toEqual({ k, succeeded: true })
+        // Succeeded: every write it needed went through, as in a run without the failure.
+        const again = await document()
+        const cleanBefore = await state(again)
+        expect((await operation(again)).status).toBe(response.status)
+        const clean = await state(again)
+        const strip = (versions: Record<string, Doc>) => Object.fromEntries(Object.entries(versions).map(([locale, doc]) => [locale, attributesOf(doc)]))
+        expect({ k, published: strip(after.published), draft: strip(after.draft) }).toEqual({ k, published: strip(clean.published), draft: strip(clean.draft) })
+        const delta = (from: number[], to: number[]) => to.map((count, i) => count - from[i]!)
+        expect({ k, counts: delta(before.counts, after.counts) }).toEqual({ k, counts: delta(cleanBefore.counts, clean.counts) })
+      }
+    }
+  })
+})
