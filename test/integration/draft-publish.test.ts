@@ -1266,3 +1266,56 @@ describe('each write and action is one transaction: a failure part-way writes no
     }
   })
 })
+
+describe('costs: a list reads entries of its own status (and cohort) only', () => {
+  let ctx: TestContext
+  let api: DraftClient
+  const DRAFTS_ONLY = 60
+
+  beforeAll(async () => {
+    ({ ctx, api } = await setup(['fr']))
+    for (let i = 0; i < DRAFTS_ONLY; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, async (_, j) => dataOf(await api.post({ title: `draft ${i + j}` }, { status: 'draft' }))))
+    }
+    for (const title of ['live a', 'live b']) await dataOf(await api.post({ title }))
+    for (const title of ['changed a', 'changed b']) {
+      const { documentId } = await dataOf(await api.post({ title }))
+      await dataOf(await api.put(documentId, { title: `${title} (draft)` }, { status: 'draft' }))
+    }
+  })
+
+  /** Document entries read from DynamoDB while `run` runs: Query's ScannedCount and BatchGet/GetItem items. */
+  async function entriesRead(run: () => Promise<Response>): Promise<{ response: Response; read: number }> {
+    let read = 0
+    ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      const result: any = await next(args)
+      const output = result.output ?? {}
+      const isDocument = (item: Record<string, unknown>) => !String(item.documentId ?? '').startsWith('#')
+      if (context.commandName === 'QueryCommand') read += Number(output.ScannedCount ?? output.Count ?? 0)
+      if (context.commandName === 'BatchGetItemCommand') {
+        for (const items of Object.values(output.Responses ?? {}) as Record<string, unknown>[][]) read += items.filter(isDocument).length
+      }
+      return result
+    }, { step: 'initialize', name: 'countReads', override: true })
+    try {
+      return { response: await run(), read }
+    } finally {
+      ctx.db.middlewareStack.remove('countReads')
+    }
+  }
+
+  it.each([
+    ['the published list, default order', 'status=published'],
+    ['the published list, sorted by title', 'status=published&sort=title'],
+    ['the published list of every locale', 'status=published&locale=*'],
+    ['drafts with unpublished changes (publicationFilter=modified)', 'status=draft&publicationFilter=modified'],
+    ['published versions with unpublished changes', 'status=published&publicationFilter=modified&sort=title'],
+  ])(`reads about its page for %s, not the ${DRAFTS_ONLY} drafts never published`, async (_name, query) => {
+    const { response, read } = await entriesRead(() => api.list(query))
+    const body = await json(response)
+    expect(body.meta.pagination.total).toBe(body.data.length)
+    expect(body.data.length).toBeLessThanOrEqual(4)
+    expect({ query, read }).toEqual({ query, read: expect.any(Number) })
+    expect(read).toBeLessThanOrEqual(12)
+  })
+})
