@@ -224,7 +224,7 @@ export class Floor {
   private async put(documentId: string, locale: string, attributes: Attributes, headRev: number | undefined, servedIn: readonly string[] = []): Promise<string> {
     const id = await this.nextId()
     const now = new Date().toISOString()
-    const version: Version = { documentId, locale, id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes }
+    const version: Version = { documentId, locale, status: 'published', id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes }
     const item = versionToItem(article, version)
     await this.db.send(new TransactWriteCommand({
       TransactItems: [

@@ -8,9 +8,9 @@ import type { Attributes } from '../lib/body.js'
 import { article } from './types.js'
 import { newDocumentId } from '../lib/storage/documents.js'
 import { KEY_VERSION } from '../lib/storage/index-keys.js'
-import { countKey, headKey, versionToItem, type Version } from '../lib/storage/items.js'
-import { servedVersion } from '../lib/storage/document-plan.js'
-import { META, servedList } from '../lib/table.js'
+import { countKey, headKey, type Version } from '../lib/storage/items.js'
+import { emptyDocument, planChanges } from '../lib/storage/document-plan.js'
+import { META } from '../lib/table.js'
 
 const WORDS: Record<string, readonly string[]> = {
   en: ['apple', 'Banana', 'cherry', 'delta', 'Echo', 'falcon', 'garden', 'harbor', 'island', 'jungle', 'kettle', 'lemon', 'Meadow', 'night', 'ocean', 'pepper'],
@@ -119,7 +119,6 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
   const items: Record<string, unknown>[] = []
   const documentIds: string[] = []
   const added = new Map<string, number>()
-  const count = (list: string) => added.set(list, (added.get(list) ?? 0) + 1)
   // Distinct timestamps: one second per document, continuing after the documents already seeded.
   const started = Date.parse('2025-01-01T00:00:00.000Z') + firstId * 1000
   for (let i = 0; i < plan.count; i++) {
@@ -127,21 +126,17 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
     documentIds.push(documentId)
     const shared = sharedAttributes(rnd)
     const locales = [...plan.locales, ...(plan.partial?.translated(i) === true ? plan.partial.locales : [])]
-    const versions: Version[] = locales.map((locale) => {
-      id += 1
+    // Each locale's draft and its published copy (article has draft & publish), stored as the
+    // document store would store them (document-plan.ts): versions, served copies, state partitions.
+    const versions: Version[] = locales.flatMap((locale): Version[] => {
       const at = new Date(started + i * 1000).toISOString()
-      return { documentId, locale, id, rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...localizedAttributes(rnd, locale, id), ...shared } }
+      const attributes = { ...localizedAttributes(rnd, locale, id + 2), ...shared }
+      const draft: Version = { documentId, locale, status: 'draft', id: ++id, rev: 1, createdAt: at, updatedAt: at, publishedAt: null, attributes }
+      return [draft, { ...draft, status: 'published', id: ++id, publishedAt: at }]
     })
-    for (const version of versions) {
-      items.push(versionToItem(article, version))
-      count(version.locale)
-    }
-    for (const [locale, chain] of plan.chains ?? []) {
-      const served = servedVersion(versions, chain)
-      if (served === undefined) continue
-      items.push(versionToItem(article, served, locale))
-      count(servedList(locale))
-    }
+    const planned = planChanges(article, tableName, emptyDocument(documentId), versions, plan.chains ?? new Map())
+    for (const write of planned.items) items.push(write.Put?.Item as Record<string, unknown>)
+    for (const [list, n] of planned.lists) added.set(list, (added.get(list) ?? 0) + n)
     items.push({ ...headKey(documentId), contentType: article.uid, rev: 1 })
   }
   await writeAll(db, tableName, items)
@@ -161,7 +156,7 @@ export async function checkRegistration(db: DynamoDBDocumentClient, tableName: s
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { documentId: META.locale, locale: code }, ConsistentRead: true }))
     if (Item === undefined) throw new Error(`no registration item for locale ${code} in ${tableName}`)
   }
-  await db.send(new PutCommand({ TableName: tableName, Item: { documentId: META.index, locale: 'state', keyVersion: KEY_VERSION, at: new Date().toISOString() } }))
+  await db.send(new PutCommand({ TableName: tableName, Item: { documentId: META.index, locale: 'state', keyVersion: KEY_VERSION, drafts: true, at: new Date().toISOString() } }))
 }
 
 /** The fallback epoch of the stored locale registry. */

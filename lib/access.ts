@@ -10,7 +10,7 @@ import type { ContentType } from './content-types.js'
 import { badRequest, forbidden, notFound, unauthorized } from './errors.js'
 import type { SettingsStore, StoredToken } from './storage/settings.js'
 
-export type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'createLocalization'
+export type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'createLocalization' | 'findDrafts' | 'publish'
 export const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
@@ -23,10 +23,12 @@ export function allActions(types: readonly ContentType[]): string[] {
   ]
 }
 
+/** A type's actions; draft & publish types add `findDrafts` (read drafts) and `publish` (the publication actions). */
 function actionsOf(type: ContentType): Action[] {
-  return type.kind === 'collection'
+  const base: Action[] = type.kind === 'collection'
     ? ['find', 'findOne', 'create', 'update', 'delete', 'createLocalization']
     : ['find', 'update', 'delete', 'createLocalization']
+  return type.draftAndPublish ? [...base, 'findDrafts', 'publish'] : base
 }
 
 /**
@@ -44,7 +46,7 @@ export function defaultPublicPermissions(types: readonly ContentType[]): string[
 
 function readOnlyPermissions(types: readonly ContentType[]): string[] {
   return [
-    ...types.flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne').map((a) => `${type.uid}.${a}`)),
+    ...types.flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne' || a === 'findDrafts').map((a) => `${type.uid}.${a}`)),
     LIST_LOCALES,
   ]
 }

@@ -54,6 +54,11 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
   for (const [name, value] of Object.entries(data)) {
     if (name === 'locale') continue
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
+    if (name === 'publishedAt') {
+      // Publication is asked with `status` or the publish action (content-model.md §15), never set.
+      fail(name, 'Invalid key publishedAt: publish with the status parameter (status=draft writes the draft only) or the publish action')
+      continue
+    }
     if (attribute === undefined || SYSTEM_KEYS.has(name) || attribute.writable === false) {
       fail(name, `Invalid key ${name}`)
       continue

@@ -5,9 +5,9 @@ import type { Context, Hono } from 'hono'
 import { TRUSTED_CALLER, type Caller } from './access.js'
 import { parseBody, uidsToDerive, type Attributes, type BodyMode } from './body.js'
 import { routeName, type ContentType } from './content-types.js'
-import { cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
+import { PRIVATE_ANSWER, cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
-import { badRequest, conflict, notFound, preconditionFailed } from './errors.js'
+import { ApiError, badRequest, conflict, notFound, preconditionFailed, serviceUnavailable } from './errors.js'
 import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
@@ -19,7 +19,22 @@ import type { DocumentState } from './storage/document-plan.js'
 import { settled, type Validator } from './storage/lists/validator.js'
 import { DOCUMENT_ID, newDocumentId, singleTypeDocumentId } from './storage/documents.js'
 import { toDocument, versionValues, type Version } from './storage/items.js'
-import { addVersion, updateVersions } from './document-changes.js'
+import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, writeVersion, type Change } from './document-changes.js'
+import { publicationList, versionList, type PublicationState, type Status } from './table.js'
+import type { PublicationFilter } from './query/parse.js'
+
+/** The publication states each `publicationFilter` keeps (content-model.md §15; see PublicationState). */
+const PUBLICATION_STATES: Record<PublicationFilter, readonly PublicationState[]> = {
+  'never-published': ['n', 'N'],
+  'has-published-version': ['m', 'u'],
+  'never-published-document': ['n'],
+  'has-published-version-document': ['N', 'm', 'u'],
+  modified: ['m'],
+  unmodified: ['u'],
+  // Every published version has a draft here.
+  'published-without-draft': [],
+  'published-with-draft': ['m', 'u'],
+}
 
 /**
  * The Hono app serving `type` under `/api/<plural>` (collection) or `/api/<singular>` (single);
@@ -57,36 +72,57 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    */
   const localeOf = (requested: string | undefined, wildcard = false) => (type.localized ? locales.resolve(requested, wildcard) : locales.defaultCode())
 
+  /** The status a write's body goes to: the draft of a draft & publish type, else the (only) published version. */
+  const bodyStatus: Status = type.draftAndPublish ? 'draft' : 'published'
+
+  /**
+   * The status a read asks for (content-model.md §15): published unless `status=draft`, which
+   * needs `findDrafts` and is never cached publicly; 503 on an upgraded table whose drafts the
+   * reindex has not created yet.
+   */
+  const readStatusOf = async (c: Context, who: Caller, requested: Status | undefined, publicationFilter?: PublicationFilter): Promise<Status> => {
+    if (requested !== 'draft' && publicationFilter === undefined) return 'published'
+    if (requested === 'draft') {
+      who.requireAny(type, 'findDrafts')
+      c.set(PRIVATE_ANSWER as never, true as never)
+    }
+    if (!(await locales.draftsReady())) throw serviceUnavailable(5)
+    return requested ?? 'published'
+  }
+
   /** Parses a write's body, and derives each `uid` it leaves unset from its target field, unique in `locale`. */
   const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string): Promise<Attributes> => {
     const attributes = parseBody(body, type, mode)
     for (const { name, base } of uidsToDerive(type, mode, body, attributes)) {
-      attributes[name] = await documents.availableUid(type, name, locale, base, documentId)
+      attributes[name] = await documents.availableUid(type, name, versionList(locale, bodyStatus), base, documentId)
     }
     return attributes
   }
 
-  /** Finds the document a path names: 404 for a malformed id, another type's id, no versions. */
+  /**
+   * Finds the document a path names: 404 for a malformed id, another type's id, no versions (of
+   * any status). A document stored before draft & publish gets its drafts first.
+   */
   const loadDocument = async (documentId: string): Promise<DocumentState> => {
     if (!DOCUMENT_ID.test(documentId)) throw notFound()
     const document = await documents.getDocument(type, documentId)
     if (document.versions.length === 0) throw notFound()
-    return document
+    return documents.ensureDrafts(type, document)
   }
 
   /**
-   * The version a read answers: in `locale`, or with `fallback` the first along its chain (from the
-   * served copy, or the document's versions while the served list is being rebuilt); 404 when
-   * none, or when it does not match `filter`.
+   * The version of `status` a read answers: in `locale`, or with `fallback` the first along its
+   * chain (from the served copy, or the document's versions while the served list is being
+   * rebuilt); 404 when none, or when it does not match `filter`.
    */
-  const readVersion = async (documentId: string, locale: string, fallback: boolean, filter: Filter | undefined) => {
+  const readVersion = async (documentId: string, locale: string, status: Status, fallback: boolean, filter: Filter | undefined) => {
     const chain = fallback ? await locales.chainOf(locale) : undefined
     let version: Version | undefined
-    if (chain === undefined) version = await documents.getVersion(type, documentId, locale)
-    else if (await locales.servedReady(locale)) version = await documents.getServed(type, documentId, locale)
+    if (chain === undefined) version = await documents.getVersion(type, documentId, locale, status)
+    else if (await locales.servedReady(locale)) version = await documents.getServed(type, documentId, locale, status)
     else {
       const { versions } = await documents.getDocument(type, documentId)
-      version = chain.map((code) => versions.find((candidate) => candidate.locale === code)).find((found) => found !== undefined)
+      version = chain.map((code) => versionIn(versions, code, status)).find((found) => found !== undefined)
     }
     if (version === undefined || (filter !== undefined && !matchesFilter(filter, versionValues(version), locale, type))) throw notFound()
     return version
@@ -102,37 +138,94 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   }
 
   /**
-   * PUT: update the version in `locale`, or create it as a new localization. The change is applied
+   * PUT: update the version in `locale`, or create it as a new localization; without `status=draft`,
+   * a draft & publish type's draft is then published (content-model.md §15). The change is applied
    * to the document as read on each attempt of the write, so concurrent independent writes merge.
+   * If-Match names the version of the request's status.
    */
-  const putVersion = async (c: Context, who: Caller, state: DocumentState, locale: string, fields: readonly string[] | undefined) => {
-    const existing = state.versions.find((version) => version.locale === locale)
+  const putVersion = async (c: Context, who: Caller, state: DocumentState, locale: string, query: { fields: readonly string[] | undefined; status: Status | undefined }) => {
+    const publish = query.status !== 'draft'
+    const answerStatus: Status = type.draftAndPublish && !publish ? 'draft' : 'published'
+    const existing = versionIn(state.versions, locale, bodyStatus)
     const first = state.versions[0]
     who.requireAny(type, existing !== undefined || first === undefined ? 'update' : 'createLocalization')
-    const expectedRev = expectedRevision(c.req.header('if-match'), existing)
+    const expectedRev = expectedRevision(c.req.header('if-match'), versionIn(state.versions, locale, answerStatus))
     const body = await readJsonBody(c, config.maxBodyBytes)
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
     const attributes = await attributesOf(body, mode, locale, state.documentId)
     // A version too large to store (413) or holding a taken unique value (400) is refused before the
     // id sequence moves, so a rejected request writes nothing.
-    if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, 0, attributes, new Date(0).toISOString()).result)
-    const id = existing === undefined ? await documents.nextId(type) : 0
+    if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
+    const firstPublication = type.draftAndPublish && publish && versionIn(state.versions, locale, 'published') === undefined
+    const ids = await documents.nextIds(type, (existing === undefined ? 1 : 0) + (firstPublication ? 1 : 0))
     const version = await documents.write(type, state.documentId, locale, (current, now) => {
-      const target = current.versions.find((candidate) => candidate.locale === locale)
-      if (expectedRev !== undefined && target?.rev !== expectedRev) throw preconditionFailed()
+      const target = versionIn(current.versions, locale, bodyStatus)
+      if (expectedRev !== undefined && versionIn(current.versions, locale, answerStatus)?.rev !== expectedRev) throw preconditionFailed()
       if (target !== undefined) {
         if (existing === undefined && !who.holds(type, 'update')) throw conflict('This locale version was created by a concurrent request')
-        return updateVersions(type, current.versions, target, attributes, now)
+      } else {
+        if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
+        if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
+        if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
       }
-      if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
-      if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
-      if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
-      return addVersion(type, current.documentId, current.versions, locale, id, attributes, now)
+      const draftId = existing === undefined ? ids[0] : undefined
+      return writeVersion(type, current.documentId, current.versions, locale, publish, attributes, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
     }, state)
-    return written(c, version, fields)
+    return written(c, version, query.fields)
   }
 
-  /** DELETE: one version, or every version for `locale=*`, each in one transaction. */
+  /**
+   * A publication action (content-model.md §15) on `locale`'s versions, or on every locale with
+   * `*` (skipping the locales it does not apply to; 404 only when none): one transaction. If-Match
+   * names the draft. The answer is the version the action leaves (an array with `*`).
+   */
+  const publicationAction = async (c: Context, documentId: string, action: string) => {
+    const act = ACTIONS[action] as NonNullable<(typeof ACTIONS)[string]>
+    await caller(c, 'publish')
+    const query = parseWriteQuery(c.req.url, type, true)
+    const locale = await localeOf(query.locale, true)
+    const state = await loadDocument(documentId)
+    const accepted = parseIfMatch(c.req.header('if-match'))
+    if (locale === WILDCARD && accepted !== undefined && accepted !== '*') throw preconditionFailed()
+    const codes = locale === WILDCARD ? [...new Set(state.versions.map((version) => version.locale))] : [locale]
+    const unpublished = codes.filter((code) => versionIn(state.versions, code, 'published') === undefined).length
+    const ids = action === 'publish' ? await documents.nextIds(type, unpublished) : []
+    const results = await documents.write(type, documentId, codes[0] as string, (current, now) => {
+      let versions = current.versions
+      let fresh = 0
+      const acted: Version[] = []
+      for (const code of codes) {
+        const draft = versionIn(versions, code, 'draft')
+        if (accepted !== undefined && accepted !== '*' && !(draft !== undefined && accepted.some((tag) => tag.id === draft.id && tag.rev === draft.rev))) throw preconditionFailed()
+        let change: Change
+        try {
+          const newId = versionIn(versions, code, 'published') === undefined ? ids[fresh] : undefined
+          change = act(versions, code, newId, now)
+          if (newId !== undefined && change.versions !== versions) fresh += 1
+        } catch (error) {
+          if (locale === WILDCARD && error instanceof ApiError && error.status === 404) continue
+          throw error
+        }
+        versions = change.versions
+        acted.push(change.result)
+      }
+      if (acted.length === 0) throw notFound()
+      return { versions, result: acted }
+    }, state)
+    if (locale !== WILDCARD) return written(c, results[0] as Version, query.fields)
+    return json(c, { data: results.map((version) => shown(version, query.fields)), meta: {} })
+  }
+  const ACTIONS: Record<string, ((versions: readonly Version[], locale: string, newId: number | undefined, now: string) => Change) | undefined> = {
+    publish: (versions, locale, newId, now) => publishVersion(type, versions, locale, newId, now),
+    unpublish: (versions, locale) => unpublishVersion(versions, locale),
+    'discard-draft': (versions, locale, _newId, now) => discardDraft(type, versions, locale, now),
+  }
+
+  /**
+   * DELETE: one locale's versions (its draft and published version), or every version for
+   * `locale=*`, in one transaction. If-Match names the locale's published version (its draft when
+   * it has none).
+   */
   const deleteVersions = async (c: Context, documentId: string, locale: string) => {
     if (!DOCUMENT_ID.test(documentId)) throw notFound()
     const state = await documents.getDocument(type, documentId)
@@ -141,26 +234,43 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     if (guardLocale === undefined) throw notFound()
     // If-Match names one version; it cannot hold for all of them.
     if (locale === WILDCARD && accepted !== undefined) throw preconditionFailed()
-    await documents.write(type, documentId, guardLocale, (current) => {
-      const doomed = current.versions.filter((version) => locale === WILDCARD || version.locale === locale)
-      if (doomed.length === 0) throw notFound()
-      if (accepted !== undefined && accepted !== '*' && !doomed.every((version) => accepted.some((tag) => tag.id === version.id && tag.rev === version.rev))) {
+    const remove = (code: string, absent: () => never | undefined) => (current: DocumentState) => {
+      const doomed = current.versions.filter((version) => code === WILDCARD || version.locale === code)
+      if (doomed.length === 0) return { versions: current.versions, result: absent() }
+      const named = versionIn(doomed, code, 'published') ?? versionIn(doomed, code, 'draft')
+      if (accepted !== undefined && accepted !== '*' && !(named !== undefined && accepted.some((tag) => tag.id === named.id && tag.rev === named.rev))) {
         throw preconditionFailed()
       }
       return { versions: current.versions.filter((version) => !doomed.includes(version)), result: undefined }
-    }, state)
+    }
+    const missing = () => {
+      throw notFound()
+    }
+    try {
+      await documents.write(type, documentId, guardLocale, remove(locale, missing), state)
+    } catch (error) {
+      // Every version of a document with many locales (drafts, served copies and their counts)
+      // may exceed one transaction: then each locale goes in its own, its draft and published
+      // version together (README, Decisions).
+      if (!(locale === WILDCARD && error instanceof ApiError && error.status === 413)) throw error
+      for (const code of new Set(state.versions.map((version) => version.locale))) await documents.write(type, documentId, code, remove(code, () => undefined))
+    }
     return c.body(null, 204)
   }
 
   if (type.kind === 'collection') {
     app.get(root, async (c) => {
-      await caller(c, 'find')
+      const who = await caller(c, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
       const locale = await localeOf(query.locale, true)
-      const chain = query.fallback !== false && locale !== WILDCARD ? await locales.chainOf(locale) : undefined
+      const status = await readStatusOf(c, who, query.status, query.publicationFilter)
+      // `publicationFilter` selects among a locale's own versions (no fallback), by publication state.
+      const chain = query.fallback !== false && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
-      const listNames = served ? [`~${locale}`] : chain ?? (await locales.expand(locale))
-      const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined }
+      const listNames = served ? [`~${versionList(locale, status)}`] : (chain ?? (await locales.expand(locale))).map((code) => versionList(code, status))
+      const states = query.publicationFilter === undefined ? undefined : PUBLICATION_STATES[query.publicationFilter]
+      const partitions = states === undefined ? undefined : listNames.flatMap((list) => states.map((state) => publicationList(list, state)))
+      const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined, partitions }
       const key = JSON.stringify(normalized)
       const { offset, limit } = paginationWindow(query.pagination)
       const trusted = await locales.indexTrusted()
@@ -168,8 +278,12 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
       const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
-      const read = (validator: Validator) => (chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator))
-      const validator = lists.validator(type, listNames)
+      const read = (validator: Validator) =>
+        partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.published(type, request, partitions, validator))
+        : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
+      // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
+      // move with every change to their versions (a partition's only when its members change).
+      const validator = lists.validator(type, listNames, partitions)
       // The validator alone answers a 304 or a cached page; otherwise the page is read with it
       // (alongside, or in the BatchGet of the page's documents).
       const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : await read(validator)
@@ -191,11 +305,13 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const locale = await localeOf(query.locale)
       const documentId = newDocumentId()
       const attributes = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
-      await documents.checkNew(type, addVersion(type, documentId, [], locale, 0, attributes, new Date(0).toISOString()).result)
-      const id = await documents.nextId(type)
+      await documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
+      // Without `status=draft`, a draft & publish type's new draft is published too: two versions, two ids.
+      const publish = query.status !== 'draft'
+      const [draft, published] = await documents.nextIds(type, type.draftAndPublish && publish ? 2 : 1)
       const version = await documents.create(type, documentId, locale, (current, now) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-        return addVersion(type, documentId, [], locale, id, attributes, now)
+        return writeVersion(type, documentId, [], locale, publish, attributes, { draft: draft as number, published }, now)
       })
       return written(c, version, query.fields)
     })
@@ -203,14 +319,17 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
     const item = `${root}/:documentId`
     app.get(item, async (c) => {
-      await caller(c, 'findOne')
+      const who = await caller(c, 'findOne')
       const query = parseReadQuery(c.req.url, type)
       const locale = await localeOf(query.locale, true)
+      const status = await readStatusOf(c, who, query.status)
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
-        const versions = (await loadDocument(documentId)).versions.filter((version) => query.filters === undefined || matchesFilter(query.filters, versionValues(version), WILDCARD, type))
+        if (!DOCUMENT_ID.test(documentId)) throw notFound()
+        const versions = (await documents.getDocument(type, documentId)).versions
+          .filter((version) => version.status === status && (query.filters === undefined || matchesFilter(query.filters, versionValues(version), WILDCARD, type)))
         if (versions.length === 0) throw notFound()
         const pageSize = Math.max(config.rest.defaultLimit, versions.length)
         const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
@@ -219,7 +338,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         c.header('ETag', tag)
         return json(c, { data: versions.map((version) => shown(version, query.fields)), meta })
       }
-      const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
+      const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
       if (config.rest.findOneShape === 'object') return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
       return readAnswer(c, version, () => ({ data: [shown(version, query.fields)], meta }))
@@ -229,24 +348,31 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const who = await caller(c, 'update', 'createLocalization')
       const query = parseWriteQuery(c.req.url, type)
       const locale = await localeOf(query.locale)
-      return putVersion(c, who, await loadDocument(documentIdOf(c)), locale, query.fields)
+      return putVersion(c, who, await loadDocument(documentIdOf(c)), locale, query)
     })
 
     app.delete(item, async (c) => {
       await caller(c, 'delete')
-      const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
+      const locale = await localeOf(parseItemQuery(c.req.url, type).locale, true)
       return deleteVersions(c, documentIdOf(c), locale)
     })
     allowOnly(app, item, ['GET', 'PUT', 'DELETE'])
+    if (type.draftAndPublish) {
+      for (const name of Object.keys(ACTIONS)) {
+        app.post(`${item}/actions/${name}`, (c) => publicationAction(c, documentIdOf(c), name))
+        allowOnly(app, `${item}/actions/${name}`, ['POST'])
+      }
+    }
     return app
   }
 
   const documentId = singleTypeDocumentId(type)
   app.get(root, async (c) => {
-    await caller(c, 'find')
+    const who = await caller(c, 'find')
     const query = parseReadQuery(c.req.url, type)
     const locale = await localeOf(query.locale)
-    const version = await readVersion(documentId, locale, query.fallback !== false, query.filters)
+    const status = await readStatusOf(c, who, query.status)
+    const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
     return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
   })
 
@@ -254,14 +380,20 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const who = await caller(c, 'update', 'createLocalization')
     const query = parseWriteQuery(c.req.url, type)
     const locale = await localeOf(query.locale)
-    return putVersion(c, who, await documents.getDocument(type, documentId), locale, query.fields)
+    return putVersion(c, who, await documents.ensureDrafts(type, await documents.getDocument(type, documentId)), locale, query)
   })
 
   app.delete(root, async (c) => {
     await caller(c, 'delete')
-    const locale = await localeOf(parseItemQuery(c.req.url).locale, true)
+    const locale = await localeOf(parseItemQuery(c.req.url, type).locale, true)
     return deleteVersions(c, documentId, locale)
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])
+  if (type.draftAndPublish) {
+    for (const name of Object.keys(ACTIONS)) {
+      app.post(`${root}/actions/${name}`, (c) => publicationAction(c, documentId, name))
+      allowOnly(app, `${root}/actions/${name}`, ['POST'])
+    }
+  }
   return app
 }

@@ -70,7 +70,7 @@ const sameChains = (a: Chains, b: Chains) => a.size === b.size && [...a].every((
 
 export class LocaleService implements LocaleGuards {
   private cached: { registry: LocaleRegistry; until: number } | undefined
-  private indexState: { trusted: Promise<boolean>; until: number } | undefined
+  private indexState: { state: Promise<{ trusted: boolean; drafts: boolean }>; until: number } | undefined
   private freshRead: Promise<LocaleRegistry> | undefined
 
   constructor(
@@ -95,19 +95,32 @@ export class LocaleService implements LocaleGuards {
    * lists read the documents themselves instead, within the scan budget. Cached like the registry.
    */
   async indexTrusted(): Promise<boolean> {
+    return (await this.readIndexState()).trusted
+  }
+
+  /**
+   * True when every published version of a draft & publish type has its draft: always on a table
+   * created with draft & publish; on an upgraded one, once a reindex pass has created them. Until
+   * then draft reads and `publicationFilter` answer 503 (published reads are unaffected).
+   */
+  async draftsReady(): Promise<boolean> {
+    return (await this.readIndexState()).drafts
+  }
+
+  private readIndexState(): Promise<{ trusted: boolean; drafts: boolean }> {
     const now = this.clock()
     if (this.indexState === undefined || this.indexState.until <= now) {
-      const trusted = this.store.getIndexVersion(KEY_VERSION).then((version) => version === KEY_VERSION)
-      this.indexState = { trusted, until: now + this.ttlMs }
-      trusted.catch(() => (this.indexState = undefined))
+      const state = this.store.getIndexVersion(KEY_VERSION).then(({ keyVersion, drafts }) => ({ trusted: keyVersion === KEY_VERSION, drafts }))
+      this.indexState = { state, until: now + this.ttlMs }
+      state.catch(() => (this.indexState = undefined))
     }
-    return this.indexState.trusted
+    return this.indexState.state
   }
 
   /** Records a completed reindex pass. */
   async recordIndexVersion(): Promise<void> {
     await this.store.putIndexVersion(KEY_VERSION)
-    this.indexState = { trusted: Promise.resolve(true), until: this.clock() + this.ttlMs }
+    this.indexState = { state: Promise.resolve({ trusted: true, drafts: true }), until: this.clock() + this.ttlMs }
   }
 
   /** What writes check: the fallback epoch and chains of the cached registry. */

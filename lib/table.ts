@@ -21,7 +21,42 @@ export const ATTR = {
   values: 'f',
   /** On a served copy (fallback list), the locale of the version it copies. */
   source: 'src',
+  /**
+   * Draft & publish types: `<uid>#<list>#<state>`, partition key of `byPublication` (the version's
+   * list and its publication state, see PUBLICATION_STATES). Own versions only, not served copies.
+   */
+  publication: 'ps',
 } as const
+
+/** A version's status (content-model.md §15); types without draft & publish have published versions only. */
+export type Status = 'published' | 'draft'
+
+/** List names of drafts start with this: `draft:<locale>` (a locale code never holds a ':'). */
+const DRAFT_PREFIX = 'draft:'
+
+/** The list of `locale`'s versions of `status`: the code for published versions, `draft:<code>` for drafts. */
+export function versionList(locale: string, status: Status): string {
+  return status === 'draft' ? `${DRAFT_PREFIX}${locale}` : locale
+}
+
+/** The locale and status of a list (a served list's `~` left out). */
+export function parseList(list: string): { locale: string; status: Status; served: boolean } {
+  const served = list.startsWith('~')
+  const own = served ? list.slice(1) : list
+  return own.startsWith(DRAFT_PREFIX) ? { locale: own.slice(DRAFT_PREFIX.length), status: 'draft', served } : { locale: own, status: 'published', served }
+}
+
+/**
+ * Publication states of a locale version (its draft and published version share one), as the
+ * `byPublication` index partitions them: `n` never published, no locale of the document either;
+ * `N` never published, another locale is; `m` published, the draft differs; `u` published, equal.
+ */
+export type PublicationState = 'n' | 'N' | 'm' | 'u'
+
+/** The list of `list`'s versions in publication state `state` (its count item and `byPublication` partition). */
+export function publicationList(list: string, state: PublicationState): string {
+  return `${list}#${state}`
+}
 
 /** Names no content-type attribute may use. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...SYSTEM_FIELDS, ...Object.values(ATTR), 'n'])
@@ -53,8 +88,12 @@ export function indexedFields(type: ContentType): string[] {
   return sortableFields(type).filter((field) => field !== 'locale').slice(0, SLOT_COUNT)
 }
 
-/** `byId`: a locale's versions in `id` order with every attribute, so the default page is one Query. */
-export const INDEX = { byId: 'byId' } as const
+/**
+ * `byId`: a locale's versions in `id` order with every attribute, so the default page is one Query.
+ * `byPublication`: the same, partitioned by publication state too (draft & publish types only), so
+ * a page of `publicationFilter` is one Query per state.
+ */
+export const INDEX = { byId: 'byId', byPublication: 'byPublication' } as const
 
 export interface KeyAttribute {
   readonly name: string
@@ -84,6 +123,12 @@ export const TABLE: TableDeclaration = {
     {
       name: INDEX.byId,
       partitionKey: { name: ATTR.listKey, type: 'S' },
+      sortKey: { name: ATTR.id, type: 'N' },
+      projection: { type: 'ALL' },
+    },
+    {
+      name: INDEX.byPublication,
+      partitionKey: { name: ATTR.publication, type: 'S' },
       sortKey: { name: ATTR.id, type: 'N' },
       projection: { type: 'ALL' },
     },
@@ -126,9 +171,12 @@ export const META = {
 /** Sort key of a document's head item, moved by every write to the document. */
 export const HEAD = '#head'
 
-/** The list of a locale's versions is named by the locale; the served list of a fallback locale by `~<locale>`. */
-export function servedList(locale: string): string {
-  return `~${locale}`
+/**
+ * The list of a locale's versions is named by the locale (`draft:<locale>` for drafts); the served
+ * list of a fallback locale by `~<list>`.
+ */
+export function servedList(list: string): string {
+  return `~${list}`
 }
 
 /** The index partition of a content type's list (a locale, or a served list). */

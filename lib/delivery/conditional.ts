@@ -25,10 +25,13 @@ export function notModified(c: Context, tag: string): Response {
   return c.body(null, 304)
 }
 
+/** Context key a handler sets on an answer that must never be cached publicly (a draft, content-model.md §15). */
+export const PRIVATE_ANSWER = 'privateAnswer'
+
 /**
  * Cache-Control for every answer of a content or locales app: anonymous reads are `public` with
- * the configured ages, reads with a token `private, no-cache`, writes and errors `no-store`; every
- * GET answer carries `Vary: Authorization`.
+ * the configured ages, reads with a token (or of drafts) `private, no-cache`, writes and errors
+ * `no-store`; every GET answer carries `Vary: Authorization`.
  */
 export function cachingHeaders(rest: RestConfig): MiddlewareHandler {
   const { maxAge, sMaxAge, staleWhileRevalidate } = rest.cache
@@ -40,7 +43,7 @@ export function cachingHeaders(rest: RestConfig): MiddlewareHandler {
     const vary = c.res.headers.get('Vary')
     if (read && !/\bauthorization\b/i.test(vary ?? '')) c.res.headers.set('Vary', vary === null ? 'Authorization' : `${vary}, Authorization`)
     if (!read || !ok) c.res.headers.set('Cache-Control', 'no-store')
-    else c.res.headers.set('Cache-Control', c.req.header('authorization') === undefined ? publicRead : 'private, no-cache')
+    else c.res.headers.set('Cache-Control', c.req.header('authorization') === undefined && c.get(PRIVATE_ANSWER as never) !== true ? publicRead : 'private, no-cache')
   }
 }
 

@@ -1,18 +1,24 @@
-// One structured JSON line per request, written when it ends, by AWS Lambda Powertools' Logger
-// (its keys: level, message, timestamp, service, sampling_rate, xray_trace_id, and on Lambda
-// cold_start, function_name, function_request_id, ...): method, route pattern, status, duration,
-// DynamoDB usage, and for a 5xx the error with its cause. The same line carries the request's
-// CloudWatch metrics in Embedded Metric Format (Powertools' Metrics): requests, server errors,
-// latency, RCU and WCU, so no second line is written. At DEBUG (always, or for a sampled share of
-// requests) a second line lists each DynamoDB call. Never a header, a query string, a body or a
-// raw path, so no token or key can reach the log.
+// One structured JSON line per request, written when it ends, in AWS Lambda Powertools' Logger
+// format (its keys: level, message, timestamp, service, sampling_rate, xray_trace_id, and on
+// Lambda cold_start, function_name, function_request_id, ...): method, route pattern, status,
+// duration, DynamoDB usage, and for a 5xx the error with its cause. The same line carries the
+// request's CloudWatch metrics in Embedded Metric Format (Powertools' Metrics): requests, server
+// errors, latency, RCU and WCU, so no second line is written. At DEBUG (always, or for a sampled
+// share of requests) a second line lists each DynamoDB call. Never a header, a query string, a
+// body or a raw path, so no token or key can reach the log.
+//
+// The Logger decides the level (sampling, Lambda's log level controls), keeps the invocation's
+// context and cold start, and writes the 5xx and DEBUG lines. The line of every other request,
+// the hot path, is made by request-line.ts in the same format for a sixth of the Logger's cost.
+import { Console } from 'node:console'
 import { randomUUID } from 'node:crypto'
-import { Logger, type LogItem } from '@aws-lambda-powertools/logger'
-import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics'
+import { getXRayTraceIdFromEnv, isDevMode } from '@aws-lambda-powertools/commons/utils/env'
+import { LogLevelThreshold, Logger, type LogItem } from '@aws-lambda-powertools/logger'
 import type { Context, MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import { ApiError } from '../errors.js'
 import { countingUsage, emptyUsage } from './dynamo-usage.js'
+import { metricDefinitions, requestLineMaker, requestMetrics, type LambdaKeys, type RequestFields } from './request-line.js'
 
 /** Receives each log line (a JSON object, no newline) instead of stdout: tests capture them. */
 export type LogWriter = (line: string) => void
@@ -31,28 +37,55 @@ export interface LogSettings {
 
 export const DEFAULT_LOG_SETTINGS: LogSettings = { serviceName: 'content-api', logLevel: 'INFO', debugSampleRate: 0, metricsNamespace: 'LocalizedContentApi' }
 
-/** A Powertools Logger that hands its lines to `write` (its own Console otherwise writes to stdout). */
-class WriterLogger extends Logger {
+/** The Lambda context as hono/aws-lambda passes it (the keys Powertools' Logger reads). */
+interface LambdaContext {
+  readonly awsRequestId: string
+  readonly invokedFunctionArn?: string
+  readonly memoryLimitInMB?: string | number
+  readonly functionName?: string
+  readonly tenantId?: string
+}
+
+/** A Powertools Logger that hands its lines to `write` when given, and tells the cold start it saw. */
+class RequestLogger extends Logger {
   /** The writer of the instance being constructed: Logger's constructor may already log (sampling at DEBUG). */
   private static constructing: LogWriter | undefined
-  private readonly write: LogWriter
+  private readonly write: LogWriter | undefined
+  /** Whether the last `addContext` was the instance's cold start, as Powertools decided it. */
+  lastColdStart = false
 
-  constructor(write: LogWriter, options: ConstructorParameters<typeof Logger>[0]) {
-    WriterLogger.constructing = write
+  constructor(write: LogWriter | undefined, options: ConstructorParameters<typeof Logger>[0]) {
+    RequestLogger.constructing = write
     super(options)
     this.write = write
+    RequestLogger.constructing = undefined
   }
 
-  protected override printLog(_level: number, log: LogItem): void {
+  protected override getColdStart(): boolean {
+    this.lastColdStart = super.getColdStart()
+    return this.lastColdStart
+  }
+
+  protected override printLog(level: number, log: LogItem): void {
+    const write = this.write ?? RequestLogger.constructing
+    if (write === undefined) return super.printLog(level, log)
     log.prepareForPrint()
-    ;(this.write ?? WriterLogger.constructing)(JSON.stringify(log.getAttributes(), this.getJsonReplacer()))
+    write(JSON.stringify(log.getAttributes(), this.getJsonReplacer()))
   }
 }
 
 /** The Lambda context when running on Lambda (hono/aws-lambda puts it in env). */
-function lambdaContextOf(c: Context): { awsRequestId: string } | undefined {
+function lambdaContextOf(c: Context): LambdaContext | undefined {
   const context = (c.env as { lambdaContext?: { awsRequestId?: unknown } } | undefined)?.lambdaContext
-  return typeof context?.awsRequestId === 'string' ? (context as { awsRequestId: string }) : undefined
+  return typeof context?.awsRequestId === 'string' ? (context as LambdaContext) : undefined
+}
+
+/** The keys the Logger's formatter makes of a Lambda context. */
+function lambdaKeys(lambda: LambdaContext, coldStart: boolean): LambdaKeys {
+  return {
+    cold_start: coldStart, function_arn: lambda.invokedFunctionArn, function_memory_size: lambda.memoryLimitInMB,
+    function_name: lambda.functionName, function_request_id: lambda.awsRequestId, tenant_id: lambda.tenantId,
+  }
 }
 
 /** The route pattern that answered; undefined (no `route` key) when none did (an unknown path). */
@@ -71,42 +104,55 @@ function describeError(error: unknown, depth = 0): Record<string, unknown> {
   return described
 }
 
+/**
+ * Writes the line of an answered request itself, or leaves it to the Logger when the Logger would
+ * format it otherwise: a timestamp in a local time zone (TZ), or indented lines on the console
+ * (POWERTOOLS_DEV). Read once, as the Logger reads its own settings.
+ */
+function fastLineWriter(write: LogWriter | undefined): LogWriter | undefined {
+  const tz = process.env.TZ
+  if (tz !== undefined && tz !== '' && !tz.includes('UTC')) return undefined
+  if (write !== undefined) return write
+  if (isDevMode()) return undefined
+  // What the Logger writes to outside dev mode: a Console of its own on stdout, not Lambda's console.
+  const output = new Console({ stdout: process.stdout, stderr: process.stderr })
+  return (line) => output.info(line)
+}
+
 /** The request log middleware: lines to `write` when given, else to stdout as Powertools writes them. */
 export function requestLog(write?: LogWriter, settings: LogSettings = DEFAULT_LOG_SETTINGS): MiddlewareHandler {
-  const options = { serviceName: settings.serviceName, logLevel: settings.logLevel, sampleRateValue: settings.debugSampleRate }
-  const logger = write === undefined ? new Logger(options) : new WriterLogger(write, options)
-  const metrics = new Metrics({ namespace: settings.metricsNamespace, serviceName: settings.serviceName })
+  const logger = new RequestLogger(write, { serviceName: settings.serviceName, logLevel: settings.logLevel, sampleRateValue: settings.debugSampleRate })
+  const definitions = metricDefinitions(settings.metricsNamespace, settings.serviceName)
+  const writeLine = fastLineWriter(write)
+  const lineOf = requestLineMaker(settings.serviceName, settings.debugSampleRate, definitions)
   return async (c, next) => {
     const started = performance.now()
     const usage = emptyUsage()
     const lambda = lambdaContextOf(c)
-    if (lambda !== undefined) logger.addContext(lambda as Parameters<Logger['addContext']>[0])
+    if (lambda !== undefined) logger.addContext(lambda as unknown as Parameters<Logger['addContext']>[0])
     // Sampling is decided per request: a sampled one logs at DEBUG whatever the level.
     if (settings.debugSampleRate > 0) logger.refreshSampleRateCalculation()
     await countingUsage(usage, next)
+    const now = new Date()
     const status = c.res.status
-    const failed = status >= 500
-    const durationMs = Math.round((performance.now() - started) * 10) / 10
-    metrics.addMetric('Requests', MetricUnit.Count, 1)
-    metrics.addMetric('ServerErrors', MetricUnit.Count, failed ? 1 : 0)
-    metrics.addMetric('Latency', MetricUnit.Milliseconds, durationMs)
-    metrics.addMetric('ConsumedRCU', MetricUnit.Count, usage.rcu)
-    metrics.addMetric('ConsumedWCU', MetricUnit.Count, usage.wcu)
-    // The metrics' `service` dimension is the line's own `service` key, already there.
-    const { service: _service, ...emf } = metrics.serializeMetrics()
-    metrics.clearMetrics()
-    const fields = {
-      ...(lambda === undefined ? { request_id: randomUUID() } : {}),
+    const fields: RequestFields = {
+      request_id: lambda === undefined ? randomUUID() : undefined,
       method: c.req.method,
       route: routeOf(c),
       status,
-      durationMs,
-      dynamodb: { calls: usage.calls, rcu: usage.rcu, wcu: usage.wcu, ...(usage.failures.length > 0 ? { failures: usage.failures } : {}) },
-      ...(failed && c.error !== undefined ? { error: describeError(c.error) } : {}),
-      ...emf,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      dynamodb: { calls: usage.calls, rcu: usage.rcu, wcu: usage.wcu, failures: usage.failures.length > 0 ? usage.failures : undefined },
+      error: status >= 500 && c.error !== undefined ? describeError(c.error) : undefined,
     }
-    if (failed) logger.error('request', fields)
-    else logger.info('request', fields)
-    logger.debug('dynamodb calls', { calls: usage.trace })
+    const level = logger.level
+    if (status >= 500) {
+      // The metrics' `service` dimension is the line's own `service` key.
+      logger.error('request', { ...fields, ...requestMetrics(definitions, fields, now.getTime()) })
+    } else if (writeLine === undefined) {
+      logger.info('request', { ...fields, ...requestMetrics(definitions, fields, now.getTime()) })
+    } else if (level <= LogLevelThreshold.INFO) {
+      writeLine(lineOf(fields, now, lambda === undefined ? undefined : lambdaKeys(lambda, logger.lastColdStart), getXRayTraceIdFromEnv()))
+    }
+    if (level <= LogLevelThreshold.DEBUG) logger.debug('dynamodb calls', { calls: usage.trace })
   }
 }

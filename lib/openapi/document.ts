@@ -45,22 +45,48 @@ function contentPaths(type: ContentType): Record<string, Schema> {
     ...errorResponses(...WRITE_ERRORS, ...extra),
   })
   const body = (schema: string) => ({ required: true, content: { 'application/json': { schema: ref(`${name}${schema}`) } } })
+  // Draft & publish types take `status` on reads and writes (content-model.md §15).
+  const status = type.draftAndPublish ? [parameter('Status')] : []
+  const publication = type.draftAndPublish
+    ? ' Without status=draft, the draft is written then published, and the answer is the published version; with it, only the draft (the answer). If-Match names the version of the request\'s status.'
+    : ''
   const update = (description: string, errors: ErrorStatus[]) => operation('update', `Create or update the ${type.singularName} in a locale`, {
-    description: `${description} A new localization needs createLocalization instead of update. Writes never fall back.`,
-    parameters: [parameter('Locale'), fields, parameter('IfMatch')],
+    description: `${description} A new localization needs createLocalization instead of update. Writes never fall back.${publication}`,
+    parameters: [parameter('Locale'), ...status, fields, parameter('IfMatch')],
     requestBody: body('UpdateRequest'),
     responses: written(errors),
   })
   const remove = operation('delete', `Delete the ${type.singularName} in a locale (locale=* deletes every version)`, {
-    description: 'Without locale, the default-locale version. Deleting the last version removes the document.',
+    description: `Without locale, the default-locale version. Deleting the last version removes the document.${type.draftAndPublish ? ' Removes the locale\'s draft and published version together; status is a 400. If-Match names the published version (the draft when unpublished).' : ''}`,
     parameters: [parameter('LocaleOrAll'), parameter('IfMatch')],
     responses: { 204: emptyResponse('Deleted: no body', ['CacheControl']), ...errorResponses(...READ_ERRORS, 404, 409, 412) },
   })
   const getOne = (action: string, locale: string, schema: string) => operation(action, `Get the ${type.singularName} in a locale`, {
     description: 'The first version along the locale\'s fallback chain (Content-Language names it); 404 when there is none, or it does not match filters.',
-    parameters: [parameter(locale), filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
+    parameters: [parameter(locale), ...status, filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
     responses: read(schema, [...READ_ERRORS, 404], [...READ_HEADERS, 'ContentLanguage']),
   })
+  const action = (name: string, summary: string, description: string, path: string): Record<string, Schema> => ({
+    [`${path}/actions/${name}`]: {
+      post: {
+        tags: [type.singularName],
+        operationId: `${type.singularName}.${name}`,
+        summary,
+        description: `Needs the ${type.uid}.publish permission. ${description} One transaction. If-Match names the draft's ETag (412 when it moved).`,
+        security: OPTIONAL_API_TOKEN,
+        parameters: [...(type.kind === 'collection' ? [parameter('DocumentId')] : []), parameter('PublicationLocale'), fields, parameter('IfMatch')],
+        responses: {
+          200: jsonResponse('The version the action leaves (an array of them with locale=*)', ref(`${typeName(type)}Response`), WRITE_HEADERS),
+          ...errorResponses(400, 401, 403, 404, 412, 414, 500, 503),
+        },
+      },
+    },
+  })
+  const actions = (path: string): Record<string, Schema> => type.draftAndPublish ? {
+    ...action('publish', `Publish the ${type.singularName}'s draft in a locale`, 'The published version becomes a copy of the draft (keeping its id), and the draft\'s non-localized values go to every published version. Publishing a draft equal to its published version writes nothing.', path),
+    ...action('unpublish', `Unpublish the ${type.singularName} in a locale`, 'Removes the published version; the draft stays and is the answer. 404 when it was not published.', path),
+    ...action('discard-draft', `Discard the ${type.singularName}'s draft in a locale`, 'Resets the draft to a copy of the published version (its non-localized values to every draft); the answer is the draft. 404 when never published.', path),
+  } : {}
   const root = `/api/${routeName(type)}`
   if (type.kind === 'single') {
     return {
@@ -69,18 +95,19 @@ function contentPaths(type: ContentType): Record<string, Schema> {
         put: update('The first PUT creates the document (needs update).', [412]),
         delete: remove,
       },
+      ...actions(root),
     }
   }
   return {
     [root]: {
       get: operation('find', `List ${type.pluralName}`, {
         description: 'Filtered, then sorted, then paginated. With a fallback chain, each document appears once, in the first locale of the chain it has a version in.',
-        parameters: [parameter('LocaleOrAll'), sort, ...PAGINATION, filters, parameter('Search'), fields, parameter('Fallback'), parameter('IfNoneMatch')],
+        parameters: [parameter('LocaleOrAll'), ...status, ...(type.draftAndPublish ? [parameter('PublicationFilter')] : []), sort, ...PAGINATION, filters, parameter('Search'), fields, parameter('Fallback'), parameter('IfNoneMatch')],
         responses: read(`${name}ListResponse`, READ_ERRORS),
       }),
       post: operation('create', `Create a ${type.singularName}`, {
         description: 'A new document with its first version, in the requested locale (default: the default locale).',
-        parameters: [parameter('Locale'), fields],
+        parameters: [parameter('Locale'), ...status, fields],
         requestBody: body('CreateRequest'),
         responses: written(),
       }),
@@ -91,6 +118,7 @@ function contentPaths(type: ContentType): Record<string, Schema> {
       put: update('PUT on a document without any version is a 404 (POST creates documents).', [404, 412]),
       delete: remove,
     },
+    ...actions(`${root}/{documentId}`),
   }
 }
 

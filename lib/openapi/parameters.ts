@@ -2,6 +2,7 @@
 // filters (delivery.md §10), fields (§11), fallback (§12), If-None-Match / If-Match (§13). Shared
 // ones are components; sort, filters and fields depend on the type's fields.
 import type { RestConfig } from '../config.js'
+import { PUBLICATION_FILTERS } from '../query/parse.js'
 import { sortableFields, type AttributeType, type ContentType } from '../content-types.js'
 import { BIGINTEGER, closed, ref, selectableFields, typeName, type Schema } from './schemas.js'
 
@@ -38,6 +39,19 @@ export function sharedParameters(rest: Pick<RestConfig, 'defaultLimit' | 'maxLim
       description: 'Fall back along the locale\'s fallback chain when the document has no version in it. A 400 with locale=*.',
       schema: { type: 'boolean', default: true },
     },
+    Status: {
+      name: 'status',
+      in: 'query',
+      description: 'Draft & publish types: which version a read shows (drafts need the findDrafts permission and are never cached publicly), or, on POST and PUT, `draft` to write the draft only (without it the draft is written and published). Other types ignore it.',
+      schema: { type: 'string', enum: ['published', 'draft'], default: 'published' },
+    },
+    PublicationFilter: {
+      name: 'publicationFilter',
+      in: 'query',
+      description: 'Draft & publish types: keeps the documents in a publication state (Strapi\'s names; the `-document` ones consider every locale of the document); `status` still decides which version is shown. Reads a locale\'s own versions (no fallback).',
+      schema: { type: 'string', enum: [...PUBLICATION_FILTERS] },
+    },
+    PublicationLocale: locale('`*` acts on every locale of the document that the action applies to (404 only when none does); the answer is then an array.'),
     Search: {
       name: '_q',
       in: 'query',

@@ -93,7 +93,7 @@ function documentSchema(type: ContentType): Schema {
     ...attributes,
     createdAt: dateTime,
     updatedAt: dateTime,
-    publishedAt: dateTime,
+    publishedAt: type.draftAndPublish ? { ...nullable(dateTime), description: 'When this version was last published; null on a draft' } : dateTime,
     locale: { type: 'string', description: 'The locale code of this version (with fallback: the locale it was found in)' },
   }, ['id', 'documentId'], {
     description: `One locale version of a ${type.singularName}. Without \`fields\` every property is present, in this order; attributes without a value are null.`,

@@ -8,6 +8,7 @@ import { parseFields } from './fields.js'
 import { parseFilters, searchFilter, type Filter } from './filters.js'
 import { parsePagination, type Pagination } from './pagination.js'
 import { parseSort, type SortEntry } from './sort.js'
+import type { Status } from '../table.js'
 
 /** Longest accepted query string, in characters (a 414 beyond it). */
 export const MAX_QUERY_LENGTH = 8192
@@ -98,6 +99,37 @@ function readFallback(raw: unknown, locale: string | undefined): boolean | undef
   return raw === 'true'
 }
 
+/**
+ * `status=published|draft` of a draft & publish type (content-model.md §15); undefined when absent.
+ * Other types ignore it, as Strapi does.
+ */
+function readStatus(raw: unknown, type: ContentType): Status | undefined {
+  if (raw === undefined || !type.draftAndPublish) return undefined
+  if (raw === 'published' || raw === 'draft') return raw
+  const received = typeof raw === 'string' ? raw : JSON.stringify(raw)
+  throw badRequest(`Invalid parameter at 'status'. Expected 'published' or 'draft', received: ${received}`, queryDetails('status', 'status', null, { value: raw }))
+}
+
+/** Strapi's `publicationFilter` values (content-model.md §15). */
+export const PUBLICATION_FILTERS = [
+  'never-published',
+  'has-published-version',
+  'never-published-document',
+  'has-published-version-document',
+  'modified',
+  'unmodified',
+  'published-without-draft',
+  'published-with-draft',
+] as const
+
+export type PublicationFilter = (typeof PUBLICATION_FILTERS)[number]
+
+function readPublicationFilter(raw: unknown, type: ContentType): PublicationFilter | undefined {
+  if (raw === undefined || !type.draftAndPublish) return undefined
+  if (typeof raw === 'string' && (PUBLICATION_FILTERS as readonly string[]).includes(raw)) return raw as PublicationFilter
+  throw badRequest(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}`, { source: 'query', param: 'publicationFilter', value: raw })
+}
+
 export interface ItemQuery {
   /** The requested locale code as sent, `*`, or undefined for the default locale. */
   readonly locale: string | undefined
@@ -106,6 +138,8 @@ export interface ItemQuery {
 export interface WriteQuery extends ItemQuery {
   /** The fields the response holds; undefined for every field. */
   readonly fields: readonly string[] | undefined
+  /** `status` as sent (draft & publish types; undefined otherwise): `draft` writes the draft only. */
+  readonly status: Status | undefined
 }
 
 export interface ReadQuery extends WriteQuery {
@@ -118,12 +152,14 @@ export interface ReadQuery extends WriteQuery {
 export interface ListQuery extends ReadQuery {
   readonly sort: readonly SortEntry[]
   readonly pagination: Pagination
+  readonly publicationFilter: PublicationFilter | undefined
 }
 
 function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuery {
   const locale = readLocale(parsed.locale)
   return {
     locale,
+    status: readStatus(parsed.status, type),
     filters: parseFilters(parsed.filters, type),
     fields: parseFields(parsed.fields, type),
     fallback: readFallback(parsed.fallback, locale),
@@ -136,7 +172,7 @@ function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuer
  */
 export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback'])
+  rejectUnknownKeys(parsed, ['locale', 'status', 'publicationFilter', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback'])
   const query = readQuery(parsed, type)
   const search = searchFilter(parsed._q, type)
   return {
@@ -144,26 +180,38 @@ export function parseListQuery(url: string, type: ContentType, rest: Pick<RestCo
     filters: search === undefined ? query.filters : query.filters === undefined ? search : { kind: 'and', filters: [query.filters, search] },
     sort: parseSort(parsed.sort, type),
     pagination: parsePagination(parsed.pagination, rest),
+    publicationFilter: readPublicationFilter(parsed.publicationFilter, type),
   }
 }
 
 /** Parses the query of get one and the single-type GET: `locale`, `filters`, `fields`, `fallback`. */
 export function parseReadQuery(url: string, type: ContentType): ReadQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'filters', 'fields', 'fallback'])
+  rejectUnknownKeys(parsed, ['locale', 'status', 'filters', 'fields', 'fallback'])
   return readQuery(parsed, type)
 }
 
-/** Parses the query of POST and PUT: `locale` and `fields` (which shapes the response only). */
-export function parseWriteQuery(url: string, type: ContentType): WriteQuery {
+/**
+ * Parses the query of POST and PUT: `locale`, `status` and `fields` (which shapes the response
+ * only); of a publication action (`locale` and `fields`, `status` refused).
+ */
+export function parseWriteQuery(url: string, type: ContentType, action = false): WriteQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'fields'])
-  return { locale: readLocale(parsed.locale), fields: parseFields(parsed.fields, type) }
+  rejectUnknownKeys(parsed, action ? ['locale', 'fields'] : ['locale', 'status', 'fields'])
+  return { locale: readLocale(parsed.locale), status: readStatus(parsed.status, type), fields: parseFields(parsed.fields, type) }
 }
 
-/** Parses the query of DELETE and `/api/i18n/locales`: `locale` only. */
-export function parseItemQuery(url: string): ItemQuery {
+/**
+ * Parses the query of DELETE and `/api/i18n/locales`: `locale` only. A DELETE removes a locale's
+ * draft and published version together: `status` on it is a 400 for a draft & publish type
+ * (content-model.md §15), ignored by the others as Strapi does.
+ */
+export function parseItemQuery(url: string, type?: ContentType): ItemQuery {
   const parsed = parseSearch(url)
+  if (parsed.status !== undefined && type !== undefined) {
+    if (type.draftAndPublish) throw badRequest('Invalid parameter at \'status\': a DELETE removes both the draft and the published version of the locale', queryDetails('status', 'status', null))
+    delete parsed.status
+  }
   rejectUnknownKeys(parsed, ['locale'])
   return { locale: readLocale(parsed.locale) }
 }

@@ -9,7 +9,7 @@
 import { randomInt } from 'node:crypto'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
+import { ApiError, badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, META } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
 import { countUpdates, planChanges, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
@@ -137,7 +137,7 @@ export class DocumentCommitter {
       const writes = changed.length + lists.size > 0
       if (writes && groups.length > 1 && !distinctKeys(items)) throw new GuardFailed()
       if (writes) {
-        if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(new Error(`a write of ${items.length} items exceeds one transaction`))
+        if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(transactionTooLarge(items.length))
         // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
         if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))
       }
@@ -234,6 +234,14 @@ function distinctKeys(items: readonly TransactItem[]): boolean {
     return `${String(key.documentId)}\u0000${String(key.locale)}`
   })
   return new Set(keys).size === keys.length
+}
+
+/**
+ * The 413 of one change whose items exceed one DynamoDB transaction (100): a shared value changed in
+ * a draft & publish document with many locales and fallback chains (README, Decisions).
+ */
+export function transactionTooLarge(items: number) {
+  return new ApiError(413, 'PayloadTooLargeError', `This write changes ${items} items, more than one DynamoDB transaction holds (${MAX_TRANSACTION_ITEMS})`)
 }
 
 /** The 400 of a value another document holds (Strapi's message and shape). */

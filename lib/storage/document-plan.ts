@@ -4,8 +4,9 @@
 // The caller adds the guards (head item, locale registration) and sends it as one transaction.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { ATTR } from '../table.js'
-import { countKey, servedKey, versionKey, versionToItem, type Version } from './items.js'
+import { conflict } from '../errors.js'
+import { ATTR, listKey, parseList, publicationList, servedList, versionList, type PublicationState, type Status } from '../table.js'
+import { countKey, listOf, servedKey, versionKey, versionToItem, type Version } from './items.js'
 
 /** A document as read: its head revision, its versions and the versions its served copies copy. */
 export interface DocumentState {
@@ -14,8 +15,52 @@ export interface DocumentState {
   readonly headRev: number | undefined
   /** Every version, by id ascending. */
   readonly versions: readonly Version[]
-  /** Per fallback locale with a served copy: the locale, id and revision of the version copied. */
+  /**
+   * Per served list with a copy (the fallback locale's list: `fr`, or `draft:fr` for drafts): the
+   * locale, id and revision of the version copied.
+   */
   readonly served: ReadonlyMap<string, { readonly source: string; readonly id: number; readonly rev: number }>
+  /** Draft & publish types: the publication state each version was stored with, by its list (none before the upgrade). */
+  readonly states: ReadonlyMap<string, PublicationState>
+}
+
+/** A document that has no item yet. */
+export function emptyDocument(documentId: string): DocumentState {
+  return { documentId, headRev: undefined, versions: [], served: new Map(), states: new Map() }
+}
+
+/** The statuses a type's versions have. */
+export function statusesOf(type: ContentType): readonly Status[] {
+  return type.draftAndPublish ? ['published', 'draft'] : ['published']
+}
+
+/** True when a draft and a published version hold the same values (publishing would change nothing). */
+export function sameValues(a: Version, b: Version): boolean {
+  return Object.keys({ ...a.attributes, ...b.attributes }).every((name) => JSON.stringify(a.attributes[name] ?? null) === JSON.stringify(b.attributes[name] ?? null))
+}
+
+/** How many published versions have no draft (a document stored before draft & publish). */
+export function missingDrafts(type: ContentType, versions: readonly Version[]): number {
+  if (!type.draftAndPublish) return 0
+  return versions.filter((version) => version.status === 'published' && !versions.some((draft) => draft.status === 'draft' && draft.locale === version.locale)).length
+}
+
+/** `versions` with a draft equal to each published version that has none, taking `ids` in turn. */
+export function withDrafts(type: ContentType, versions: readonly Version[], ids: readonly number[]): Version[] {
+  if (missingDrafts(type, versions) > ids.length) throw conflict('The document changed while its drafts were being created; retry')
+  let next = 0
+  const drafts = versions
+    .filter((version) => version.status === 'published' && !versions.some((draft) => draft.status === 'draft' && draft.locale === version.locale))
+    .map((version): Version => ({ ...version, status: 'draft', id: ids[next++] as number, rev: 1, publishedAt: null }))
+  return [...versions, ...drafts]
+}
+
+/** The publication state of `version` among a document's `versions` (see PublicationState). */
+export function publicationState(versions: readonly Version[], version: Version): PublicationState {
+  const other = versions.find((candidate) => candidate.locale === version.locale && candidate.status !== version.status)
+  if (version.status === 'published') return other !== undefined && sameValues(other, version) ? 'u' : 'm'
+  if (other !== undefined) return sameValues(other, version) ? 'u' : 'm'
+  return versions.some((candidate) => candidate.status === 'published') ? 'N' : 'n'
 }
 
 /** Fallback chains of the locales that have one: `fr-CA` → [`fr-CA`, `fr`, `en`]. */
@@ -33,7 +78,7 @@ export function servedVersion(versions: readonly Version[], chain: readonly stri
   return undefined
 }
 
-const same = (a: Version | undefined, b: Version | undefined) => a?.locale === b?.locale && a?.id === b?.id && a?.rev === b?.rev
+const same = (a: Version | undefined, b: Version | undefined) => a?.locale === b?.locale && a?.status === b?.status && a?.id === b?.id && a?.rev === b?.rev
 
 /**
  * The writes that take `state` to `next` (versions after the change), in `tableName`: puts and
@@ -59,37 +104,59 @@ export function planChanges(type: ContentType, tableName: string, state: Documen
   const items: TransactItem[] = []
   const lists = new Map<string, number>()
   const touch = (list: string, delta: number) => lists.set(list, (lists.get(list) ?? 0) + delta)
-  const before = new Map(state.versions.map((version) => [version.locale, version]))
-  const after = new Map(next.map((version) => [version.locale, version]))
-  for (const [locale, version] of after) {
-    const old = before.get(locale)
-    if (same(old, version) && !rewrite) continue
-    items.push({ Put: { TableName: tableName, Item: versionToItem(type, version) } })
-    touch(locale, old === undefined ? 1 : 0)
-  }
-  for (const [locale, old] of before) {
-    if (after.has(locale)) continue
-    items.push({ Delete: { TableName: tableName, Key: versionKey(old.documentId, old.locale) } })
-    touch(locale, -1)
-  }
-  for (const [locale, chain] of chains) {
-    const copied = state.served.get(locale)
-    const served = servedVersion(next, chain)
-    if (served === undefined) {
-      if (copied === undefined) continue
-      items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale) } })
-      touch(`~${locale}`, -1)
-      continue
+  const before = new Map(state.versions.map((version) => [listOf(version), version]))
+  const after = new Map(next.map((version) => [listOf(version), version]))
+  for (const [list, version] of after) {
+    const old = before.get(list)
+    const was = old === undefined ? undefined : state.states.get(list)
+    const is = type.draftAndPublish ? publicationState(next, version) : undefined
+    if (same(old, version) && was === is && !rewrite) continue
+    if (same(old, version) && was !== undefined && is !== undefined && !rewrite) {
+      // Only the publication state moved (the other status changed): the state key alone, which
+      // writes `byPublication` but none of the slot indexes a whole put would rewrite.
+      // The list itself shows nothing new: only the two state partitions move.
+      items.push({ Update: { TableName: tableName, Key: versionKey(version.documentId, version.locale, version.status), UpdateExpression: 'SET #ps = :ps', ExpressionAttributeNames: { '#ps': ATTR.publication }, ExpressionAttributeValues: { ':ps': listKey(type.uid, publicationList(list, is)) } } })
+    } else {
+      items.push({ Put: { TableName: tableName, Item: versionToItem(type, version, undefined, is) } })
+      touch(list, old === undefined ? 1 : 0)
     }
-    if (!rewrite && copied !== undefined && copied.source === served.locale && copied.id === served.id && copied.rev === served.rev) continue
-    items.push({ Put: { TableName: tableName, Item: versionToItem(type, served, locale) } })
-    touch(`~${locale}`, copied === undefined ? 1 : 0)
+    // A state partition's count moves when a version enters or leaves it; changes within it move
+    // the list's revision, which publicationFilter's validator reads too.
+    if (was !== is) {
+      if (was !== undefined) touch(publicationList(list, was), -1)
+      if (is !== undefined) touch(publicationList(list, is), 1)
+    }
+  }
+  for (const [list, old] of before) {
+    if (after.has(list)) continue
+    items.push({ Delete: { TableName: tableName, Key: versionKey(old.documentId, old.locale, old.status) } })
+    touch(list, -1)
+    const was = state.states.get(list)
+    if (was !== undefined) touch(publicationList(list, was), -1)
+  }
+  for (const status of statusesOf(type)) {
+    const own = next.filter((version) => version.status === status)
+    for (const [locale, chain] of chains) {
+      const list = versionList(locale, status)
+      const copied = state.served.get(list)
+      const served = servedVersion(own, chain)
+      if (served === undefined) {
+        if (copied === undefined) continue
+        items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale, status) } })
+        touch(servedList(list), -1)
+        continue
+      }
+      if (!rewrite && copied !== undefined && copied.source === served.locale && copied.id === served.id && copied.rev === served.rev) continue
+      items.push({ Put: { TableName: tableName, Item: versionToItem(type, served, locale) } })
+      touch(servedList(list), copied === undefined ? 1 : 0)
+    }
   }
   // Copies kept for a locale that no longer has a chain (its fallback removed, or it was deleted).
-  for (const locale of state.served.keys()) {
-    if (chains.has(locale)) continue
-    items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale) } })
-    touch(`~${locale}`, -1)
+  for (const list of state.served.keys()) {
+    const { locale, status } = parseList(list)
+    if (chains.has(locale) && statusesOf(type).includes(status)) continue
+    items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale, status) } })
+    touch(servedList(list), -1)
   }
   return { items, lists }
 }

@@ -9,11 +9,11 @@
 import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
-import { ATTR, HEAD, META } from '../table.js'
+import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
 import { guarded } from './client.js'
 import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
-import type { DocumentState } from './document-plan.js'
-import { itemToVersion, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
+import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { claimKey, uniqueAttributes } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
@@ -40,6 +40,13 @@ const MAX_BATCH = 25
 /** Most new documents committed in one transaction (each 2 items, more with fallback chains; a batch too large goes one by one). */
 const MAX_CREATES = 16
 
+/** A caller waiting for `count` ids. */
+interface IdWaiter {
+  readonly count: number
+  resolve(ids: number[]): void
+  reject(error: unknown): void
+}
+
 /** A new document waiting to be created. */
 interface Created {
   readonly documentId: string
@@ -49,7 +56,7 @@ interface Created {
 export class DocumentStore {
   private readonly queues = new Map<string, Pending[]>()
   private readonly creates = new Map<string, Created[]>()
-  private readonly idWaiters = new Map<string, { resolve(id: number): void; reject(error: unknown): void }[]>()
+  private readonly idWaiters = new Map<string, IdWaiter[]>()
   private readonly committer: DocumentCommitter
 
   constructor(
@@ -62,13 +69,13 @@ export class DocumentStore {
   }
 
   /** One version, read strongly consistent; undefined when absent or of another type. */
-  async getVersion(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
-    return this.getItem(type, versionKey(documentId, locale))
+  async getVersion(type: ContentType, documentId: string, locale: string, status: Status = 'published'): Promise<Version | undefined> {
+    return this.getItem(type, versionKey(documentId, locale, status))
   }
 
-  /** The version `locale`'s fallback chain serves, from its served copy (one strongly consistent read). */
-  async getServed(type: ContentType, documentId: string, locale: string): Promise<Version | undefined> {
-    return this.getItem(type, servedKey(documentId, locale))
+  /** The version of `status` that `locale`'s fallback chain serves, from its served copy (one strongly consistent read). */
+  async getServed(type: ContentType, documentId: string, locale: string, status: Status = 'published'): Promise<Version | undefined> {
+    return this.getItem(type, servedKey(documentId, locale, status))
   }
 
   private async getItem(type: ContentType, Key: Record<string, string>): Promise<Version | undefined> {
@@ -97,36 +104,50 @@ export class DocumentStore {
     } while (start !== undefined)
     const mine = items.filter((item) => item[ATTR.contentType] === type.uid)
     const head = mine.find((item) => item.locale === HEAD)
-    const versions = mine.filter((item) => item.locale !== HEAD && !String(item.locale).startsWith('~')).map((item) => itemToVersion(type, item))
+    const own = mine.filter((item) => item.locale !== HEAD && !String(item.locale).startsWith('~'))
+    const versions = own.map((item) => itemToVersion(type, item))
     const served = new Map(mine.filter((item) => String(item.locale).startsWith('~')).map((item) => [
       String(item.locale).slice(1), { source: String(item[ATTR.source]), id: Number(item[ATTR.id]), rev: Number(item[ATTR.revision]) },
     ]))
-    return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served }
+    // `ps` ends with the state letter (`<uid>#<list>#<state>`); versions stored before draft & publish have none.
+    const states = new Map(own.filter((item) => typeof item[ATTR.publication] === 'string').map((item) => [String(item.locale), String(item[ATTR.publication]).slice(-1) as PublicationState]))
+    return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served, states }
   }
 
   /**
-   * The next id of a content type (ids are unique per type across locales, increasing). Calls
-   * that arrive while one is in flight share the next counter update, each taking one id of it.
+   * The next id of a content type (ids are unique per type across locales and statuses,
+   * increasing). Calls that arrive while one is in flight share the next counter update.
    */
-  nextId(type: ContentType): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
+  async nextId(type: ContentType): Promise<number> {
+    return (await this.nextIds(type, 1))[0] as number
+  }
+
+  /** `count` new ids of a content type, taken in one counter update with any calls in flight. */
+  nextIds(type: ContentType, count: number): Promise<number[]> {
+    if (count === 0) return Promise.resolve([])
+    return new Promise<number[]>((resolve, reject) => {
+      const waiter: IdWaiter = { count, resolve, reject }
       const waiting = this.idWaiters.get(type.uid)
       if (waiting !== undefined) {
-        waiting.push({ resolve, reject })
+        waiting.push(waiter)
         return
       }
-      const fresh = [{ resolve, reject }]
+      const fresh = [waiter]
       this.idWaiters.set(type.uid, fresh)
       void this.drainIds(type, fresh)
     })
   }
 
-  private async drainIds(type: ContentType, queue: { resolve(id: number): void; reject(error: unknown): void }[]): Promise<void> {
+  private async drainIds(type: ContentType, queue: IdWaiter[]): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.splice(0)
+      const total = batch.reduce((sum, waiter) => sum + waiter.count, 0)
       try {
-        const last = await this.addToSequence(type, batch.length)
-        batch.forEach((waiter, i) => waiter.resolve(last - batch.length + 1 + i))
+        let next = (await this.addToSequence(type, total)) - total + 1
+        for (const waiter of batch) {
+          waiter.resolve(Array.from({ length: waiter.count }, (_, i) => next + i))
+          next += waiter.count
+        }
       } catch (error) {
         batch.forEach((waiter) => waiter.reject(error))
       }
@@ -171,7 +192,7 @@ export class DocumentStore {
   private async drainCreates(type: ContentType, queue: Created[]): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_CREATES)
-      await this.committer.commit(type, batch.map(({ documentId, pending }) => ({ documentId, changes: [pending], state: { documentId, headRev: undefined, versions: [], served: new Map() } })))
+      await this.committer.commit(type, batch.map(({ documentId, pending }) => ({ documentId, changes: [pending], state: emptyDocument(documentId) })))
     }
     this.creates.delete(type.uid)
   }
@@ -209,14 +230,29 @@ export class DocumentStore {
   }
 
   /**
-   * The first of `base`, `base-1`, `base-2`, ... that no document but `documentId` holds as
-   * `attribute` in `locale` (a uid derived from its target field, as Strapi makes them). The
-   * write's own claim still decides: a value taken meanwhile is a 400.
+   * A document of a draft & publish type as stored before drafts existed (an upgraded table): each
+   * published version without a draft gets one equal to it, in one transaction, before anything
+   * else is written to it (the reindex does the same for every document). Returns the state read
+   * afterwards, or `state` itself when nothing was missing.
    */
-  async availableUid(type: ContentType, attribute: string, locale: string, base: string, documentId: string): Promise<string> {
+  async ensureDrafts(type: ContentType, state: DocumentState): Promise<DocumentState> {
+    const missing = missingDrafts(type, state.versions)
+    if (missing === 0) return state
+    const ids = await this.nextIds(type, missing)
+    const guardLocale = state.versions[0]?.locale as string
+    await this.write(type, state.documentId, guardLocale, (current) => ({ versions: withDrafts(type, current.versions, ids), result: undefined }), state)
+    return this.getDocument(type, state.documentId)
+  }
+
+  /**
+   * The first of `base`, `base-1`, `base-2`, ... that no document but `documentId` holds as
+   * `attribute` in `list` (a locale's versions of one status; a uid derived from its target field,
+   * as Strapi makes them). The write's own claim still decides: a value taken meanwhile is a 400.
+   */
+  async availableUid(type: ContentType, attribute: string, list: string, base: string, documentId: string): Promise<string> {
     for (let from = 0; from < 1000; from += 25) {
       const candidates = Array.from({ length: 25 }, (_, i) => (from + i === 0 ? base : `${base}-${from + i}`))
-      const keys = candidates.map((value) => claimKey(type, attribute, locale, value))
+      const keys = candidates.map((value) => claimKey(type, attribute, list, value))
       const taken = new Map<string, string>()
       let pending: Record<string, unknown>[] = keys
       while (pending.length > 0) {
@@ -238,7 +274,7 @@ export class DocumentStore {
     versionToItem(type, version)
     const claims = uniqueAttributes(type).filter((name) => version.attributes[name] !== null && version.attributes[name] !== undefined)
     if (claims.length === 0) return
-    const Keys = claims.map((name) => claimKey(type, name, version.locale, version.attributes[name]))
+    const Keys = claims.map((name) => claimKey(type, name, listOf(version), version.attributes[name]))
     const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys, ConsistentRead: true } } })))
     const taken = (answer.Responses?.[this.tableName] ?? []).find((item) => item.owner !== version.documentId)
     if (taken !== undefined) throw notUnique(String(taken.attribute))

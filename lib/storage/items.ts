@@ -4,18 +4,21 @@ import type { Attributes } from '../body.js'
 import { isPrivate, publicAttributes, type ContentType } from '../content-types.js'
 import { payloadTooLarge } from '../errors.js'
 import { collatorFor } from '../query/sort.js'
-import { ATTR, HEAD, META, indexedFields, listKey, servedList, slotKey } from '../table.js'
+import { ATTR, HEAD, META, indexedFields, listKey, parseList, publicationList, servedList, slotKey, versionList, type PublicationState, type Status } from '../table.js'
 import { indexKey, keyKindOf } from './index-keys.js'
 
 /** One stored locale version, as read from the table. */
 export interface Version {
   readonly documentId: string
   readonly locale: string
+  /** `draft` or `published` (types without draft & publish: always `published`). */
+  readonly status: Status
   readonly id: number
   readonly rev: number
   readonly createdAt: string
   readonly updatedAt: string
-  readonly publishedAt: string
+  /** When it was last published; null for a draft. */
+  readonly publishedAt: string | null
   /** Attribute values as the API shows them (blocks and json decoded). */
   readonly attributes: Attributes
 }
@@ -32,8 +35,14 @@ const JSON_TEXT_TYPES = new Set(['blocks', 'json'])
 /** Largest item we write; DynamoDB refuses items over 400 KB. */
 const MAX_ITEM_BYTES = 380 * 1024
 
-export function versionKey(documentId: string, locale: string) {
-  return { documentId, locale }
+/** The key of a version: the document, and its list (the locale, `draft:<locale>` for a draft). */
+export function versionKey(documentId: string, locale: string, status: Status = 'published') {
+  return { documentId, locale: versionList(locale, status) }
+}
+
+/** The list a version belongs to. */
+export function listOf(version: Pick<Version, 'locale' | 'status'>): string {
+  return versionList(version.locale, version.status)
 }
 
 /** The count item of a list (a locale, or `~<locale>` for a served list). */
@@ -46,14 +55,15 @@ export function headKey(documentId: string) {
   return { documentId, locale: HEAD }
 }
 
-/** The key of the copy of the version that `locale`'s fallback chain serves for a document. */
-export function servedKey(documentId: string, locale: string) {
-  return { documentId, locale: servedList(locale) }
+/** The key of the copy of the version of `status` that `locale`'s fallback chain serves for a document. */
+export function servedKey(documentId: string, locale: string, status: Status = 'published') {
+  return { documentId, locale: servedList(versionList(locale, status)) }
 }
 
 /** Every filterable value of a version, as the `f` map of its items (nulls and private values left out). */
 export function filterValues(type: ContentType, version: Version): Record<string, unknown> {
-  const values: Record<string, unknown> = { locale: version.locale, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt: version.publishedAt }
+  const values: Record<string, unknown> = { locale: version.locale, createdAt: version.createdAt, updatedAt: version.updatedAt }
+  if (version.publishedAt !== null) values.publishedAt = version.publishedAt
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const value = version.attributes[name]
     if (!JSON_TEXT_TYPES.has(attribute.type) && !isPrivate(attribute) && value !== null && value !== undefined) values[name] = value
@@ -77,7 +87,8 @@ export function encodeValue(type: ContentType, name: string, value: unknown): un
 
 /** Reads a stored item of `type` into a Version. */
 export function itemToVersion(type: ContentType, item: Record<string, unknown>): Version {
-  // A served copy (fallback list) is keyed `~<list locale>` and names its version's locale in `src`.
+  // A served copy (fallback list) is keyed `~<list>` and names its version's locale in `src`.
+  const list = parseList(String(item.locale))
   const attributes: Attributes = {}
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const raw = item[name]
@@ -85,12 +96,13 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
   return {
     documentId: item.documentId as string,
-    locale: (item[ATTR.source] ?? item.locale) as string,
+    locale: (item[ATTR.source] ?? list.locale) as string,
+    status: list.status,
     id: Number(item[ATTR.id]),
     rev: Number(item[ATTR.revision]),
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
-    publishedAt: item.publishedAt as string,
+    publishedAt: (item.publishedAt ?? null) as string | null,
     attributes,
   }
 }
@@ -126,14 +138,16 @@ export function versionProjection(type: ContentType, extra: readonly string[] = 
 }
 
 /**
- * The stored item of a version, with its list-index keys: in its own locale's list, or, given
- * `servedIn`, as the copy that locale's fallback chain serves (sorted with that locale's collation).
+ * The stored item of a version, with its list-index keys: in its own list, or, given `servedIn`, as
+ * the copy that locale's fallback chain serves (sorted with that locale's collation). A version of
+ * a draft & publish type carries its publication state (`byPublication`).
  */
-export function versionToItem(type: ContentType, version: Version, servedIn?: string): Record<string, unknown> {
-  const list = servedIn === undefined ? version.locale : servedList(servedIn)
+export function versionToItem(type: ContentType, version: Version, servedIn?: string, state?: PublicationState): Record<string, unknown> {
+  const list = servedIn === undefined ? listOf(version) : servedList(versionList(servedIn, version.status))
   const item: Record<string, unknown> = {
     documentId: version.documentId,
     locale: list,
+    ...(state === undefined || servedIn !== undefined ? {} : { [ATTR.publication]: listKey(type.uid, publicationList(list, state)) }),
     ...(servedIn === undefined ? {} : { [ATTR.source]: version.locale }),
     [ATTR.listKey]: listKey(type.uid, list),
     [ATTR.contentType]: type.uid,
@@ -141,7 +155,7 @@ export function versionToItem(type: ContentType, version: Version, servedIn?: st
     [ATTR.revision]: version.rev,
     createdAt: version.createdAt,
     updatedAt: version.updatedAt,
-    publishedAt: version.publishedAt,
+    ...(version.publishedAt === null ? {} : { publishedAt: version.publishedAt }),
   }
   for (const [name, value] of Object.entries(version.attributes)) {
     if (value !== null && value !== undefined) item[name] = encodeValue(type, name, value)
@@ -169,13 +183,13 @@ export function toDocument(type: ContentType, version: Version): Record<string, 
   return document
 }
 
-/** A version with `changes` applied and its timestamps and revision moved on. */
+/** A version with `changes` applied and its timestamps and revision moved on (a draft stays unpublished). */
 export function applyChanges(version: Version, changes: Attributes, now: string): Version {
   return {
     ...version,
     rev: version.rev + 1,
     updatedAt: now,
-    publishedAt: now,
+    publishedAt: version.status === 'draft' ? null : now,
     attributes: { ...version.attributes, ...changes },
   }
 }

@@ -2,7 +2,8 @@
 // is written again, one transaction each under its head, with today's slot layout and keys
 // (lib/storage/index-keys.ts KEY_VERSION) and today's fallback chains. It runs when a sortable
 // attribute is added, when the keys' inputs change (ICU, the key algorithm), after a locale's
-// fallback changes, and once after upgrading a table from the layout before slot indexes. Each
+// fallback changes, once after upgrading a table from the layout before slot indexes, and once
+// after upgrading to draft & publish (each published version without a draft gets one). Each
 // step reads one page of the table and returns a cursor; a pass that ran entirely under one
 // fallback epoch marks the served lists complete and records the key version.
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
@@ -60,7 +61,8 @@ export class Reindexer {
 
   /** Writes a document again as it is: versions and served copies with today's keys and chains. */
   private async rewrite(type: ContentType, documentId: string): Promise<void> {
-    const state = await this.documents.getDocument(type, documentId)
+    // A document stored before draft & publish gets its drafts first (equal to its published versions).
+    const state = await this.documents.ensureDrafts(type, await this.documents.getDocument(type, documentId))
     if (state.versions.length === 0 && state.served.size === 0) return
     const guardLocale = state.versions[0]?.locale ?? (await this.locales.defaultCode())
     await this.documents.write(type, documentId, guardLocale, (current) => ({ versions: current.versions, result: undefined }), state, true)

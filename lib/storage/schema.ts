@@ -1,6 +1,6 @@
 // Creates the table from the one declaration in lib/table.ts (local runs and tests; on AWS the
 // CDK stack creates it from the same declaration).
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, ResourceNotFoundException, waitUntilTableExists, type DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, ResourceNotFoundException, UpdateTableCommand, waitUntilTableExists, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { TABLE, type IndexDeclaration } from '../table.js'
 
@@ -13,19 +13,48 @@ function projection(index: IndexDeclaration) {
 /**
  * Creates `tableName` (on-demand billing) unless it exists, and returns once it is active. Several
  * processes may start on a new table at once (two local servers, a test run): the ones that lose
- * the race to create it wait for the winner's table.
+ * the race to create it wait for the winner's table. A table kept from an earlier version (a local
+ * data folder) gets the indexes declared since, one at a time as DynamoDB adds them.
  */
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
   // The document client shares the low-level client's stack and sends its commands unchanged.
   const client = db as unknown as DynamoDBClient
-  try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }))
-    if (Table?.TableStatus === 'ACTIVE') return
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error
-    await createTable(client, tableName)
+  for (;;) {
+    let table: TableDescription | undefined
+    try {
+      table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error
+      await createTable(client, tableName)
+      await waitUntilTableExists({ client, minDelay: 1, maxDelay: 2, maxWaitTime: 120 }, { TableName: tableName })
+      continue
+    }
+    const building = table?.TableStatus !== 'ACTIVE' || (table.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE')
+    const missing = TABLE.indexes.find((index) => !(table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.name))
+    if (!building && missing === undefined) return
+    if (!building && missing !== undefined) await addIndex(client, tableName, missing)
+    await new Promise((resolve) => setTimeout(resolve, 500))
   }
-  await waitUntilTableExists({ client, minDelay: 1, maxDelay: 2, maxWaitTime: 120 }, { TableName: tableName })
+}
+
+async function addIndex(client: DynamoDBClient, tableName: string, index: IndexDeclaration): Promise<void> {
+  try {
+    await client.send(new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: [index.partitionKey, index.sortKey].map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
+      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.name, KeySchema: keySchema(index), Projection: projection(index) } }],
+    }))
+  } catch (error) {
+    // Another process is adding it (or another index) right now: the next look waits for it.
+    if (!(error instanceof ResourceInUseException) && !(error instanceof Error && /already exists|in progress/i.test(error.message))) throw error
+  }
+}
+
+function keySchema(index: IndexDeclaration) {
+  return [
+    { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+  ]
 }
 
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
@@ -42,10 +71,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
       ],
       GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
         IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
-          { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
-        ],
+        KeySchema: keySchema(index),
         Projection: projection(index),
       })),
     }))

@@ -108,24 +108,26 @@ export class SettingsStore {
 
 
   /**
-   * The key version the slot indexes were last completely written with (by a reindex pass); on a
-   * table that never held a document, today's version is recorded at once. Undefined: not complete.
+   * The key version the slot indexes were last completely written with (by a reindex pass), and
+   * whether every published version of a draft & publish type has its draft (true once a pass ran
+   * with drafts, content-model.md §15); on a table that never held a document, both are recorded
+   * at once. An undefined key version: not complete.
    */
-  async getIndexVersion(current: string): Promise<string | undefined> {
+  async getIndexVersion(current: string): Promise<{ keyVersion: string | undefined; drafts: boolean }> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: INDEX_STATE_KEY, ConsistentRead: true })))
-    if (Item !== undefined) return String(Item.keyVersion)
+    if (Item !== undefined) return { keyVersion: String(Item.keyVersion), drafts: Item.drafts === true }
     // A table that has never counted a version holds no document: its (empty) indexes are complete.
     const { Items = [] } = await guarded(() => this.db.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'documentId = :c', ExpressionAttributeValues: { ':c': META.count }, Limit: 1, ConsistentRead: true })))
-    if (Items.length > 0) return undefined
+    if (Items.length > 0) return { keyVersion: undefined, drafts: false }
     await conditionalWrite(async () => {
-      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion: current, at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(documentId)' }))
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion: current, drafts: true, at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(documentId)' }))
     }, () => undefined)
-    return current
+    return this.getIndexVersion(current)
   }
 
-  /** Records that every item was written with the slot keys of `keyVersion` (the end of a reindex pass). */
+  /** Records that every item was written with the slot keys of `keyVersion`, drafts included (the end of a reindex pass). */
   async putIndexVersion(keyVersion: string): Promise<void> {
-    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion, at: new Date().toISOString() } })))
+    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...INDEX_STATE_KEY, keyVersion, drafts: true, at: new Date().toISOString() } })))
   }
 
   /** True when `code`'s registration item exists with `epoch` (a registry stored before items existed has none). */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import type { ContentType } from '../content-types.js'
 import { META } from '../table.js'
 import type { TransactItem } from './document-plan.js'
-import type { Version } from './items.js'
+import { listOf, type Version } from './items.js'
 
 /** Attributes whose values must be unique per locale: `unique: true`, and every `uid` (as Strapi). */
 export function uniqueAttributes(type: ContentType): string[] {
@@ -31,7 +31,7 @@ function claimsOf(type: ContentType, versions: readonly Version[], names: readon
     for (const attribute of names) {
       const value = version.attributes[attribute]
       if (value === null || value === undefined) continue
-      const key = claimKey(type, attribute, version.locale, value)
+      const key = claimKey(type, attribute, listOf(version), value)
       claims.set(key.locale, { key, attribute, value })
     }
   }

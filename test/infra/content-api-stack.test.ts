@@ -35,7 +35,7 @@ describe('the dev stack', () => {
     it('declares only the first slot indexes while a table is upgraded one index per deploy (table.indexSlots)', () => {
       const upgrading = synth('dev', { 'table.indexSlots': 3 })
       const names = upgrading.resources[tableId(upgrading.resources)]!.Properties.GlobalSecondaryIndexes.map((index: any) => index.IndexName)
-      expect(names).toEqual(['byId', 'slot0', 'slot1', 'slot2'])
+      expect(names).toEqual(['byId', 'byPublication', 'slot0', 'slot1', 'slot2'])
       expect(() => synth('dev', { 'table.indexSlots': 17 })).toThrow(/indexSlots/)
     })
 

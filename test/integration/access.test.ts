@@ -232,7 +232,7 @@ describe('the public role', () => {
 
   it('rejects a custom token with an unknown action with 400, creating nothing', async () => {
     const before = await scanTable(ctx)
-    const response = await ctx.admin('POST', '/admin/api-tokens', { name: 'bad', type: 'custom', permissions: [`${ARTICLE}.find`, `${ARTICLE}.publish`] })
+    const response = await ctx.admin('POST', '/admin/api-tokens', { name: 'bad', type: 'custom', permissions: [`${ARTICLE}.find`, `${ARTICLE}.archive`] })
     expect(response.status).toBe(400)
     expect((await json(response)).error.name).toBe('ValidationError')
     expect(await scanTable(ctx)).toEqual(before)

@@ -183,7 +183,7 @@ describe('admin API: tokens', () => {
   })
 
   it.each([
-    ['an unknown action', { name: 'x', type: 'custom', permissions: [`${ARTICLE}.find`, `${ARTICLE}.publish`] }],
+    ['an unknown action', { name: 'x', type: 'custom', permissions: [`${ARTICLE}.find`, `${ARTICLE}.archive`] }],
     ['findOne on a single type', { name: 'x', type: 'custom', permissions: [`${HOMEPAGE}.findOne`] }],
     ['an action of an unknown type', { name: 'x', type: 'custom', permissions: ['api::page.page.find'] }],
     ['permissions that are not an array', { name: 'x', type: 'custom', permissions: `${ARTICLE}.find` }],

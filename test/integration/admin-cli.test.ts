@@ -80,7 +80,7 @@ describe('admin CLI against a running server', () => {
     expect(set.exitCode).toBe(0)
     expect(JSON.parse(set.stdout)).toEqual({ permissions: [ARTICLE_FIND, LIST_LOCALES] })
     expect(JSON.parse((await cli(['roles', 'public', 'get'])).stdout)).toEqual({ permissions: [ARTICLE_FIND, LIST_LOCALES] })
-    const unknown = await cli(['roles', 'public', 'set', 'api::article.article.publish'])
+    const unknown = await cli(['roles', 'public', 'set', 'api::article.article.archive'])
     expect(unknown.exitCode).toBe(1)
     expect(unknown.stderr).toMatch(/\(400 ValidationError\)/)
   })

@@ -164,13 +164,18 @@ describe('GET /api/openapi.json', () => {
     })
 
     it.each([
-      ['GET', '/api/articles', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
-      ['POST', '/api/articles', ['locale', 'fields']],
-      ['GET', '/api/articles/{documentId}', ['documentId', 'locale', 'filters', 'fields', 'fallback', 'If-None-Match']],
-      ['PUT', '/api/articles/{documentId}', ['documentId', 'locale', 'fields', 'If-Match']],
+      ['GET', '/api/articles', ['locale', 'status', 'publicationFilter', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
+      ['POST', '/api/articles', ['locale', 'status', 'fields']],
+      ['GET', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'filters', 'fields', 'fallback', 'If-None-Match']],
+      ['PUT', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'fields', 'If-Match']],
       ['DELETE', '/api/articles/{documentId}', ['documentId', 'locale', 'If-Match']],
-      ['GET', '/api/homepage', ['locale', 'filters', 'fields', 'fallback', 'If-None-Match']],
-      ['PUT', '/api/homepage', ['locale', 'fields', 'If-Match']],
+      ['POST', '/api/articles/{documentId}/actions/publish', ['documentId', 'locale', 'fields', 'If-Match']],
+      ['POST', '/api/articles/{documentId}/actions/unpublish', ['documentId', 'locale', 'fields', 'If-Match']],
+      ['POST', '/api/articles/{documentId}/actions/discard-draft', ['documentId', 'locale', 'fields', 'If-Match']],
+      ['GET', '/api/homepage', ['locale', 'status', 'filters', 'fields', 'fallback', 'If-None-Match']],
+      ['PUT', '/api/homepage', ['locale', 'status', 'fields', 'If-Match']],
+      ['POST', '/api/homepage/actions/publish', ['locale', 'fields', 'If-Match']],
+      ['GET', '/api/authors', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
       ['DELETE', '/api/homepage', ['locale', 'If-Match']],
     ])('documents the parameters of %s %s', (method, path, names) => {
       const item = document.paths[path]

@@ -6,7 +6,9 @@ import type { Hono } from 'hono'
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { parseConfig, type Config } from '../../lib/config.js'
-import { HEAD, META } from '../../lib/table.js'
+import { HEAD, META, parseList, versionList } from '../../lib/table.js'
+import { itemToVersion } from '../../lib/storage/items.js'
+import { publicationState } from '../../lib/storage/document-plan.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
@@ -143,8 +145,10 @@ export async function tableSnapshot(ctx: TestContext): Promise<string> {
 /**
  * The storage invariants no race or crash may break: every version and served copy is complete (an
  * update never creates a bare item), each list's count item equals its number of items (versions
- * per locale, served copies per `~<locale>`), every document with items has its head, and every
- * locale that holds versions is registered (has its `#locale` item).
+ * per locale and status, served copies per `~<list>`, versions per publication state partition
+ * `<list>#<state>`), every document with items has its head, every locale that holds versions is
+ * registered (has its `#locale` item), every published version has its draft (draft & publish),
+ * and each version's stored publication state is the one its document's versions give.
  */
 export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   const items = await scanTable(ctx)
@@ -154,6 +158,7 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   }
   const perList = new Map<string, number>()
   for (const item of documents) perList.set(item.listKey, (perList.get(item.listKey) ?? 0) + 1)
+  for (const item of documents.filter((entry) => entry.ps !== undefined)) perList.set(item.ps, (perList.get(item.ps) ?? 0) + 1)
   for (const item of items.filter((entry) => entry.documentId === META.count)) {
     expect({ list: item.locale, n: Number(item.n) }).toEqual({ list: item.locale, n: perList.get(item.locale) ?? 0 })
     perList.delete(item.locale)
@@ -162,6 +167,18 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   const heads = new Set(items.filter((item) => item.locale === HEAD).map((item) => item.documentId))
   expect([...new Set(documents.map((item) => item.documentId))].filter((documentId) => !heads.has(documentId))).toEqual([])
   const registered = new Set(items.filter((item) => item.documentId === META.locale).map((item) => item.locale))
-  const versionLocales = new Set(documents.filter((item) => !String(item.locale).startsWith('~')).map((item) => item.locale))
+  const own = documents.filter((item) => !String(item.locale).startsWith('~'))
+  const versionLocales = new Set(own.map((item) => parseList(String(item.locale)).locale))
   expect([...versionLocales].filter((locale) => !registered.has(locale))).toEqual([]) // never a version in an unregistered locale
+  const keyOf = (item: Record<string, unknown>, list: string) => `${String(item.documentId)}|${list}`
+  const ownKeys = new Set(own.map((item) => keyOf(item, String(item.locale))))
+  for (const item of own.filter((entry) => entry.ps !== undefined)) {
+    const { locale, status } = parseList(String(item.locale))
+    // Every published version has its draft, and the stored state is the one the pair gives.
+    if (status === 'published') expect(ownKeys.has(keyOf(item, versionList(locale, 'draft')))).toBe(true)
+    const type = shippedTypes.find((candidate) => candidate.uid === item.contentType)
+    if (type === undefined) continue
+    const versions = own.filter((entry) => entry.documentId === item.documentId && entry.contentType === item.contentType).map((entry) => itemToVersion(type, entry))
+    expect({ item: keyOf(item, String(item.locale)), state: String(item.ps).slice(-1) }).toEqual({ item: keyOf(item, String(item.locale)), state: publicationState(versions, itemToVersion(type, item)) })
+  }
 }

@@ -19,7 +19,13 @@ describe('parseBody', () => {
     expect(errorOf(() => parseBody(body, article, 'create')).message).toBe('Missing "data" payload in the request body')
   })
 
-  it.each(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'nope'])('rejects the key %s', (key) => {
+  it('rejects the key publishedAt with a message that points to status (content-model.md §15)', () => {
+    const error = errorOf(() => parseBody({ data: { publishedAt: '2024-01-01T00:00:00.000Z' } }, article, 'update'))
+    expect(error.message).toMatch(/^Invalid key publishedAt\b.*\bstatus\b/)
+    expect(error.details).toEqual({ errors: [{ path: ['publishedAt'], message: error.message, name: 'ValidationError' }] })
+  })
+
+  it.each(['id', 'documentId', 'createdAt', 'updatedAt', 'nope'])('rejects the key %s', (key) => {
     const error = errorOf(() => parseBody({ data: { [key]: 'x' } }, article, 'update'))
     expect(error.message).toBe(`Invalid key ${key}`)
     expect(error.details).toEqual({ errors: [{ path: [key], message: `Invalid key ${key}`, name: 'ValidationError' }] })

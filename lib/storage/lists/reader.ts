@@ -14,7 +14,7 @@ import type { ContentType } from '../../content-types.js'
 import { badRequest, queryDetails, serviceUnavailable } from '../../errors.js'
 import { matchesFilter, type Filter } from '../../query/filters.js'
 import { sortComparator, type SortEntry } from '../../query/sort.js'
-import { ATTR, INDEX, META, indexedFields, listKey, slotIndex, slotKey } from '../../table.js'
+import { ATTR, INDEX, META, indexedFields, listKey, parseList, slotIndex, slotKey } from '../../table.js'
 import { guarded } from '../client.js'
 import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
@@ -86,20 +86,23 @@ export class ListReader {
     private readonly marks: ListMarks = new ListMarks(0),
   ) {}
 
-  /** The lists' count and revision (one GetItem, or one BatchGet for several lists). */
-  private async head(type: ContentType, lists: readonly string[]): Promise<ListHead> {
-    const items = lists.length === 1
-      ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, lists[0] as string) })))).Item]
-      : await this.batchGet(lists.map((list) => countKey(type.uid, list)))
-    return headOf(type, lists, items)
+  /** The lists' count and revision (one GetItem, or one BatchGet for several lists); see headOf for `counted`. */
+  private async head(type: ContentType, lists: readonly string[], counted?: readonly string[]): Promise<ListHead> {
+    const all = counted === undefined ? lists : [...lists, ...counted]
+    const items = all.length === 1
+      ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, all[0] as string) })))).Item]
+      : await this.batchGet(all.map((list) => countKey(type.uid, list)))
+    return headOf(type, lists, items, counted)
   }
 
   /**
    * The lists' validator, not read yet: a page read either asks for it at once (in parallel with
-   * its own reads) or adds the count items to the BatchGet of its documents, one call fewer.
+   * its own reads) or adds the count items to the BatchGet of its documents, one call fewer. With
+   * `counted` (publicationFilter's state partitions), the total is theirs.
    */
-  validator(type: ContentType, lists: readonly string[]): Validator {
-    return new Validator(() => this.head(type, lists), lists.map((list) => countKey(type.uid, list)), (items) => headOf(type, lists, items))
+  validator(type: ContentType, lists: readonly string[], counted?: readonly string[]): Validator {
+    const all = counted === undefined ? lists : [...lists, ...counted]
+    return new Validator(() => this.head(type, lists, counted), all.map((list) => countKey(type.uid, list)), (items) => headOf(type, lists, items, counted))
   }
 
   /**
@@ -170,12 +173,12 @@ export class ListReader {
   }
 
   /**
-   * A page of what a fallback chain serves, read from the chain's own lists while its served list
-   * is being rebuilt: every entry of each (within the scan budget), each document once as its
+   * A page of what a fallback chain (locale codes) serves, read from the chain's own lists
+   * (`request.lists`, of one status) while its served list is being rebuilt: every entry of each (within the scan budget), each document once as its
    * first version along the chain, then filtered, ordered and counted as any list.
    */
   async listChain(type: ContentType, chain: readonly string[], request: ListRequest, validator: Validator): Promise<ListResult> {
-    const perList = await this.readAll(type, { ...request, lists: chain }, (await validator.get()).total)
+    const perList = await this.readAll(type, request, (await validator.get()).total)
     const first = new Map<string, Entry>()
     for (const entry of perList) {
       const current = first.get(entry.key.documentId)
@@ -187,13 +190,43 @@ export class ListReader {
     return { versions: await this.fetch(type, page, validator), total: matches.length }
   }
 
+  /**
+   * A page of the versions of `request.lists` in the publication states `states` (`publicationFilter`,
+   * content-model.md §15), from `byPublication`, whose partitions `<list>#<state>` are counted
+   * like lists (the validator's lists are those partitions). In id order, near the start and
+   * without a filter: each partition read up to offset + limit in id order and merged, O(page)
+   * per partition. Otherwise every entry of the partitions, within `maxScan`, filtered and
+   * ordered in memory.
+   */
+  async published(type: ContentType, request: ListRequest, partitions: readonly string[], validator: Validator): Promise<ListResult> {
+    const { offset, limit } = request
+    const primary = request.sort[0] ?? { field: 'id', order: 'asc' as const }
+    const read = (list: string, want: number, forward: boolean, exact: boolean) =>
+      this.query({ index: INDEX.byPublication, partition: ATTR.publication, type, list, forward, want, exact, projection: versionProjection(type) })
+    if (request.filter === undefined && primary.field === 'id' && offset + limit <= NEAR_PAGES) {
+      void validator.get()
+      const forward = primary.order === 'asc'
+      const perPartition = await Promise.all(partitions.map((partition) => read(partition, offset + limit, forward, true)))
+      const page = perPartition.flat().sort((a, b) => (Number(a[ATTR.id]) - Number(b[ATTR.id])) * (forward ? 1 : -1)).slice(offset, offset + limit)
+      return { versions: page.map((item) => itemToVersion(type, item)), total: (await validator.get()).total }
+    }
+    const total = (await validator.get()).total
+    if (total > request.maxScan) throw overBudget(request.maxScan)
+    const items = (await Promise.all(partitions.map((partition) => read(partition, request.maxScan + 1, true, false)))).flat()
+    const versions = items.map((item) => itemToVersion(type, item))
+    const matches = request.filter === undefined ? versions : versions.filter((version) => matchesFilter(request.filter as Filter, versionValues(version), request.collation, type))
+    const compare = sortComparator(request.sort, type, request.collation)
+    const page = matches.map((version) => ({ version, values: versionValues(version) })).sort((a, b) => compare(a.values, b.values)).slice(offset, offset + limit)
+    return { versions: page.map(({ version }) => version), total: matches.length }
+  }
+
   /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
   private async filtered(type: ContentType, request: ListRequest, validator: Validator): Promise<ListResult> {
     const filter = request.filter as Filter
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
-      const plan = request.trusted ? planFilter(filter, type, list.startsWith('~') ? list.slice(1) : list, request.collation) : { kind: 'scan' as const }
+      const plan = request.trusted ? planFilter(filter, type, parseList(list).locale, request.collation) : { kind: 'scan' as const }
       if (plan.kind === 'scan') {
         read.push(...(await this.readAll(type, { ...request, lists: [list] }, (await validator.get()).total)))
         continue
@@ -274,8 +307,8 @@ export class ListReader {
    * Entries of one list from an index, in key order (after the key `after`, if given), following
    * pages: up to `want` (exactly, with `exact`), else on until the key changes after the `want`-th entry.
    */
-  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number; after?: Item; projection?: Projection }): Promise<Item[]> {
-    const { index, type, list, forward, want, exact, range, slot, after, projection } = input
+  private async query(input: { index: string; type: ContentType; list: string; forward: boolean; want: number; exact?: boolean; range?: KeyRange; slot?: number; after?: Item; projection?: Projection; partition?: string }): Promise<Item[]> {
+    const { index, type, list, forward, want, exact, range, slot, after, projection, partition = ATTR.listKey } = input
     const sortAttribute = slot === undefined ? undefined : slotKey(slot)
     const items: Item[] = []
     let start: Item | undefined = after
@@ -289,7 +322,7 @@ export class ListReader {
         TableName: this.tableName,
         IndexName: index,
         KeyConditionExpression: range === undefined ? '#lk = :lk' : '#lk = :lk AND #sk BETWEEN :lo AND :hi',
-        ExpressionAttributeNames: { '#lk': ATTR.listKey, ...(range === undefined ? {} : { '#sk': sortAttribute as string }), ...projection?.ExpressionAttributeNames },
+        ExpressionAttributeNames: { '#lk': partition, ...(range === undefined ? {} : { '#sk': sortAttribute as string }), ...projection?.ExpressionAttributeNames },
         ProjectionExpression: projection?.ProjectionExpression,
         ExpressionAttributeValues: { ':lk': listKey(type.uid, list), ...(range === undefined ? {} : { ':lo': range.lo, ':hi': range.hi }) },
         ScanIndexForward: forward,

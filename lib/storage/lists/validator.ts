@@ -28,14 +28,19 @@ export interface ListHead {
   readonly changedAt: number
 }
 
-/** The lists' head from their count items as read (a list never written has none: empty, revision 0). */
-export function headOf(type: ContentType, lists: readonly string[], items: readonly (Item | undefined)[]): ListHead {
+/**
+ * The lists' head from their count items as read (a list never written has none: empty, revision
+ * 0); the total is that of `counted` when given (publicationFilter's state partitions), whose
+ * revisions and changes count too.
+ */
+export function headOf(type: ContentType, lists: readonly string[], items: readonly (Item | undefined)[], counted: readonly string[] = lists): ListHead {
   const byList = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
   const of = (list: string) => byList.get(listKey(type.uid, list))
+  const all = counted === lists ? lists : [...lists, ...counted]
   return {
-    total: lists.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
-    revisions: lists.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
-    changedAt: Math.max(0, ...lists.map((list) => Number(of(list)?.at ?? 0))),
+    total: counted.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
+    revisions: all.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
+    changedAt: Math.max(0, ...all.map((list) => Number(of(list)?.at ?? 0))),
   }
 }
 
