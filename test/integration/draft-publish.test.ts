@@ -1238,7 +1238,8 @@ describe('each write and action is one transaction: a failure part-way writes no
     ['DELETE of every locale', (documentId) => api.del(documentId, { locale: '*' })],
   ]
   it.each(operations)('%s: either all of it or none of it, whichever write fails', async (_name, operation) => {
-    for (let k = 1; k <= 3; k++) {
+    // The first write failing, then the second: a write split in two shows here.
+    for (let k = 1; k <= 2; k++) {
       const documentId = await document()
       const before = await state(documentId)
       failWrite(documentId, k)

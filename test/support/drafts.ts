@@ -108,12 +108,17 @@ export const keysOf = (docs: readonly Doc[]) => docs.map((doc) => `${doc.documen
 
 /**
  * Checks the lists of both statuses (in `locales` and `*`) against the brute force of the
- * documents `documentIds` (every document of the table): same versions, totals exact, each list
+ * documents `documentIds` (with `known`, every document of the table): same versions, totals exact, each list
  * showing versions of its own status only (publishedAt null exactly in drafts), and no published
  * version without its draft.
  */
-export async function expectListsMatchBruteForce(client: DraftClient, documentIds: Iterable<string>, locales: readonly string[], label: unknown = ''): Promise<Record<Status, Doc[]>> {
-  const truth = await bruteForce(client, documentIds)
+export async function expectListsMatchBruteForce(
+  client: DraftClient, documentIds: Iterable<string>, locales: readonly string[], label: unknown = '',
+  /** Versions of other documents, read before and untouched since (not read again). */
+  known: Record<Status, Doc[]> = { published: [], draft: [] },
+): Promise<Record<Status, Doc[]>> {
+  const read = await bruteForce(client, documentIds)
+  const truth = { published: [...known.published, ...read.published], draft: [...known.draft, ...read.draft] }
   const draftKeys = new Set(truth.draft.map((doc) => `${doc.documentId}/${doc.locale}`))
   const orphans = truth.published.filter((doc) => !draftKeys.has(`${doc.documentId}/${doc.locale}`)).map((doc) => `${doc.documentId}/${doc.locale}`)
   expect({ label, orphans }).toEqual({ label, orphans: [] })
