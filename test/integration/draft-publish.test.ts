@@ -489,13 +489,19 @@ describe('types without draft & publish (author, tag) ignore status', () => {
     expect((await ctx.request('GET', `/api/tags/${tag.documentId}`)).status).toBe(200)
   })
 
-  it.each(['draft', 'published'])('answers status=%s reads exactly as reads without status, to anyone who may find', async (status) => {
+  it.each(['draft', 'published', 'DRAFT'])('answers status=%s reads exactly as reads without status, to anyone who may find', async (status) => {
     for (const path of ['/api/authors', '/api/tags', '/api/authors?locale=*']) {
       const plain = await ctx.request('GET', path)
       const withStatus = await ctx.request('GET', `${path}${path.includes('?') ? '&' : '?'}status=${status}`)
       expect({ path, status: withStatus.status }).toEqual({ path, status: 200 })
       expect(await json(withStatus)).toEqual(await json(plain))
     }
+  })
+
+  it('deletes with status as without (status is a 400 on DELETE only for draft & publish types)', async () => {
+    const author = await dataOf(await ctx.request('POST', '/api/authors', { token: key, body: { data: { name: 'Grace', email: 'grace@example.com' } } }))
+    expect((await ctx.request('DELETE', `/api/authors/${author.documentId}?status=draft`, { token: key })).status).toBe(204)
+    expect((await ctx.request('GET', `/api/authors/${author.documentId}`)).status).toBe(404)
   })
 })
 
