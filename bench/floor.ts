@@ -13,7 +13,7 @@ import {
 import type { Attributes } from '../lib/body.js'
 import { article } from './types.js'
 import { applyChanges, countKey, itemToVersion, versionToItem, type Version } from '../lib/storage/items.js'
-import { HEAD, INDEX, META, indexedFields, listKey, servedList, slotIndex, slotKey } from '../lib/table.js'
+import { HEAD, INDEX, META, indexedFields, listKey, publicationList, servedList, slotIndex, slotKey, versionList, type PublicationState } from '../lib/table.js'
 
 type Item = Record<string, unknown>
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
@@ -219,22 +219,27 @@ export class Floor {
 
   /**
    * A new version: the next id, then the guards, the version, its locale's count and, for each
-   * locale in `servedIn` (whose chain serves it), the served copy and its list's count, in one transaction.
+   * locale in `servedIn` (whose chain serves it), the served copy and its list's count, in one
+   * transaction. Article has draft & publish: the draft and its published copy, each with its list's
+   * and its publication state partition's count (both `u`: equal).
    */
   private async put(documentId: string, locale: string, attributes: Attributes, headRev: number | undefined, servedIn: readonly string[] = []): Promise<string> {
-    const id = await this.nextId()
     const now = new Date().toISOString()
-    const version: Version = { documentId, locale, status: 'published', id, rev: 1, createdAt: now, updatedAt: now, publishedAt: now, attributes }
-    const item = versionToItem(article, version)
+    const statuses = article.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const)
+    const versions = await Promise.all(statuses.map(async (status): Promise<Version> => ({ documentId, locale, status, id: await this.nextId(), rev: 1, createdAt: now, updatedAt: now, publishedAt: status === 'draft' ? null : now, attributes })))
+    const items = versions.map((version) => versionToItem(article, version, undefined, article.draftAndPublish ? 'u' : undefined))
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
         ...(await this.guards(documentId, locale, headRev)),
-        { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(documentId)' } },
-        this.countMove(locale, 1),
-        ...servedIn.flatMap((served) => [{ Put: { TableName: this.tableName, Item: versionToItem(article, version, served) } }, this.countMove(servedList(served), 1)]),
+        ...items.flatMap((item): TransactItem[] => [
+          { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(documentId)' } },
+          this.countMove(String(item.locale), 1),
+          ...(article.draftAndPublish ? [this.countMove(publicationList(String(item.locale), 'u'), 1)] : []),
+        ]),
+        ...servedIn.flatMap((served) => versions.flatMap((version) => [{ Put: { TableName: this.tableName, Item: versionToItem(article, version, served) } }, this.countMove(servedList(versionList(served, version.status)), 1)])),
       ],
     }))
-    return JSON.stringify({ data: item })
+    return JSON.stringify({ data: items.at(-1) })
   }
 
   /** A new document in `locale`, copied into the served lists of `servedIn`. */
@@ -256,7 +261,7 @@ export class Floor {
   async updateShared(documentId: string, locale: string, changes: Attributes): Promise<string> {
     const { versions, headRev } = await this.document(documentId)
     const now = new Date().toISOString()
-    const updated = versions.map((item) => versionToItem(article, applyChanges(itemToVersion(article, item), changes, now)))
+    const updated = versions.map((item) => versionToItem(article, applyChanges(itemToVersion(article, item), changes, now), undefined, stateOf(item)))
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
         ...(await this.guards(documentId, locale, headRev)),
@@ -267,17 +272,99 @@ export class Floor {
     return JSON.stringify({ data: updated.find((item) => item.locale === locale) })
   }
 
-  /** Deletes one version, with its served copies, after reading the document, and uncounts them, in one transaction. */
-  async deleteVersion(documentId: string, locale: string, servedIn: readonly string[] = []): Promise<string> {
-    const { headRev } = await this.document(documentId)
+  /**
+   * A draft write (status=draft) of a published version: read the document, put the draft with the
+   * change, move the published version's state key to `m` (modified), and the state partitions'
+   * counts, in one transaction.
+   */
+  async writeDraft(documentId: string, locale: string, changes: Attributes): Promise<string> {
+    const { versions, headRev } = await this.document(documentId)
+    const draft = versions.find((item) => item.locale === versionList(locale, 'draft'))
+    if (draft === undefined) throw new Error(`floor: no draft ${documentId} ${locale}`)
+    const item = versionToItem(article, applyChanges(itemToVersion(article, draft), changes, new Date().toISOString()), undefined, 'm')
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
         ...(await this.guards(documentId, locale, headRev)),
-        { Delete: { TableName: this.tableName, Key: { documentId, locale }, ConditionExpression: 'attribute_exists(documentId)' } },
-        this.countMove(locale, -1),
-        ...servedIn.flatMap((served) => [{ Delete: { TableName: this.tableName, Key: { documentId, locale: servedList(served) } } }, this.countMove(servedList(served), -1)]),
+        { Put: { TableName: this.tableName, Item: item } },
+        this.countMove(String(item.locale), 0),
+        ...this.stateMove(documentId, locale, locale, stateOf(draft), 'm'),
+      ],
+    }))
+    return JSON.stringify({ data: item })
+  }
+
+  /**
+   * A publication: read the document, put the published version as a copy of the draft (keeping
+   * its id), move the draft's state key to `u` (unmodified), and the counts, in one transaction.
+   */
+  async publish(documentId: string, locale: string): Promise<string> {
+    const { versions, headRev } = await this.document(documentId)
+    const draft = versions.find((item) => item.locale === versionList(locale, 'draft'))
+    const published = versions.find((item) => item.locale === locale)
+    if (draft === undefined || published === undefined) throw new Error(`floor: no versions ${documentId} ${locale}`)
+    const now = new Date().toISOString()
+    const copy: Version = { ...itemToVersion(article, draft), status: 'published', id: Number(published.id), rev: Number(published.rev) + 1, updatedAt: now, publishedAt: now }
+    const item = versionToItem(article, copy, undefined, 'u')
+    await this.db.send(new TransactWriteCommand({
+      TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
+        { Put: { TableName: this.tableName, Item: item } },
+        this.countMove(locale, 0),
+        ...this.stateMove(documentId, locale, versionList(locale, 'draft'), stateOf(draft), 'u'),
+      ],
+    }))
+    return JSON.stringify({ data: item })
+  }
+
+  /**
+   * A locale's draft and published version moving from publication state `from` to `to`: the state
+   * key of the one not put (`other`, its list), the partitions' counts.
+   */
+  private stateMove(documentId: string, locale: string, other: string, from: PublicationState | undefined, to: PublicationState): TransactItem[] {
+    if (from === to || from === undefined) return []
+    return [
+      { Update: { TableName: this.tableName, Key: { documentId, locale: other }, UpdateExpression: 'SET ps = :ps', ExpressionAttributeValues: { ':ps': listKey(article.uid, publicationList(other, to)) } } },
+      ...[locale, versionList(locale, 'draft')].flatMap((list) => [this.countMove(publicationList(list, from), -1), this.countMove(publicationList(list, to), 1)]),
+    ]
+  }
+
+  /** Deletes one version (with draft & publish, the draft too), with its served copies, after reading the document, and uncounts them, in one transaction. */
+  async deleteVersion(documentId: string, locale: string, servedIn: readonly string[] = []): Promise<string> {
+    const { versions, headRev } = await this.document(documentId)
+    const doomed = versions.filter((item) => itemToVersion(article, item).locale === locale)
+    await this.db.send(new TransactWriteCommand({
+      TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
+        ...doomed.flatMap((item): TransactItem[] => [
+          { Delete: { TableName: this.tableName, Key: { documentId, locale: item.locale }, ConditionExpression: 'attribute_exists(documentId)' } },
+          this.countMove(String(item.locale), -1),
+          ...(stateOf(item) === undefined ? [] : [this.countMove(publicationList(String(item.locale), stateOf(item)!), -1)]),
+          ...servedIn.flatMap((served) => [{ Delete: { TableName: this.tableName, Key: { documentId, locale: servedList(versionList(served, itemToVersion(article, item).status)) } } }, this.countMove(servedList(versionList(served, itemToVersion(article, item).status)), -1)]),
+        ]),
       ],
     }))
     return ''
   }
+
+  /**
+   * The first page of a publication state partition (`byPublication`, `<list>#<state>`) in id
+   * order, with the validator read alongside: the list's count item (its revision) and the
+   * partition's (the total), in one BatchGet: what `publicationFilter` reads.
+   */
+  async statePage(list: string, partition: string, limit: number): Promise<string> {
+    const [page, counts] = await Promise.all([
+      this.db.send(new QueryCommand({
+        TableName: this.tableName, IndexName: INDEX.byPublication,
+        KeyConditionExpression: 'ps = :p', ExpressionAttributeValues: { ':p': listKey(article.uid, partition) }, Limit: limit,
+      })),
+      this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [countKey(article.uid, list), countKey(article.uid, partition)] } } })),
+    ])
+    const total = (counts.Responses?.[this.tableName] ?? []).find((item) => item.locale === listKey(article.uid, partition))?.n
+    return JSON.stringify({ data: page.Items ?? [], meta: { pagination: { total: Number(total ?? 0) } } })
+  }
+}
+
+/** The publication state stored on a version item (`ps` ends with it); undefined on a type without draft & publish. */
+function stateOf(item: Item): PublicationState | undefined {
+  return typeof item.ps === 'string' ? (item.ps.slice(-1) as PublicationState) : undefined
 }

@@ -77,6 +77,25 @@ export function readScenarios(ctx: BenchContext): Scenario[] {
       floor: () => floor.getOne(documentIds[0]!, 'en').then(() => ''),
     },
     pageCacheScenario(ctx),
+    // Draft & publish (content-model.md §15): each status's list costs what today's list does.
+    {
+      kind: 'list-published', label: 'list page 1, status=published', write: false,
+      app: get('/api/articles?status=published'), floor: () => floor.firstPage('en', PAGE, true), check: samePage(n),
+    },
+    {
+      kind: 'list-draft', label: 'list page 1, status=draft', write: false,
+      app: () => send(app, 'GET', '/api/articles?status=draft', 200, { token: ctx.token }), floor: () => floor.firstPage('draft:en', PAGE, true), check: samePage(n),
+    },
+    {
+      kind: 'sort-title-draft', label: 'list page 1, status=draft&sort=title', write: false,
+      app: () => send(app, 'GET', '/api/articles?status=draft&sort=title', 200, { token: ctx.token }),
+      floor: () => floor.sortedPage('draft:en', slotOf('title'), false, byTitle, 0, PAGE), check: samePage(n),
+    },
+    {
+      kind: 'publication-modified', label: 'list page 1, status=draft&publicationFilter=modified', write: false,
+      app: () => send(app, 'GET', '/api/articles?status=draft&publicationFilter=modified', 200, { token: ctx.token }),
+      floor: () => floor.statePage('draft:en', 'draft:en#m', PAGE), check: samePage('floor'),
+    },
     markedScenario(ctx, 'near-page-marked', `list page 3, default sort, list marks on`, `pagination[page]=3&pagination[pageSize]=${PAGE}`, () => floor.sortedPage('en', slotOf('id'), false, byId, 2 * PAGE, PAGE)),
     ...(middlePages ? [markedScenario(ctx, 'deep-title-marked', 'sorted middle page, sort=title&pagination[start]=N/2, list marks on', `sort=title&pagination[start]=${middle}`, () => floor.sortedPage('en', slotOf('title'), false, byTitle, middle, PAGE))] : []),
   ]
@@ -142,6 +161,17 @@ export function writeScenarios(ctx: BenchContext, seed: number): { scenarios: Sc
       // A value no earlier size wrote, so the update is never a no-op.
       app: (i) => send(app, 'PUT', `/api/articles/${documentIds[(2 * i) % documentIds.length]}?locale=en`, 200, { token, body: { data: { views: 1_000_000 + ctx.n * 100 + i } } }),
       floor: (i) => floor.updateShared(documentIds[(2 * i + 1) % documentIds.length]!, 'en', { views: 1_000_000 + ctx.n * 100 + i }),
+    },
+    {
+      kind: 'update-draft', label: 'PUT status=draft of a published version (title)', write: true,
+      app: (i) => send(app, 'PUT', `/api/articles/${documentIds[(2 * i) % documentIds.length]}?locale=en&status=draft`, 200, { token, body: { data: { title: `draft ${ctx.n} ${i}` } } }),
+      floor: (i) => floor.writeDraft(documentIds[(2 * i + 1) % documentIds.length]!, 'en', { title: `draft ${ctx.n} ${i}` }),
+    },
+    {
+      // The drafts the previous kind wrote, each published: the published version becomes their copy.
+      kind: 'publish', label: 'publish the draft (POST .../actions/publish)', write: true,
+      app: (i) => send(app, 'POST', `/api/articles/${documentIds[(2 * i) % documentIds.length]}/actions/publish?locale=en`, 200, { token }),
+      floor: (i) => floor.publish(documentIds[(2 * i + 1) % documentIds.length]!, 'en'),
     },
     {
       kind: 'new-localization', label: 'PUT new localization (fr)', write: true,

@@ -105,6 +105,9 @@ export interface SeedPlan {
   readonly seed: number
 }
 
+/** One seeded document in this many has a draft that differs from its published version. */
+export const MODIFIED_EVERY = 10
+
 /**
  * Adds `plan.count` articles and returns their documentIds, with the items the document store
  * would leave: versions, head (rev 1), served copies; ids continue the type's sequence, and the
@@ -132,7 +135,9 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
       const at = new Date(started + i * 1000).toISOString()
       const attributes = { ...localizedAttributes(rnd, locale, id + 2), ...shared }
       const draft: Version = { documentId, locale, status: 'draft', id: ++id, rev: 1, createdAt: at, updatedAt: at, publishedAt: null, attributes }
-      return [draft, { ...draft, status: 'published', id: ++id, publishedAt: at }]
+      const published: Version = { ...draft, status: 'published', id: ++id, publishedAt: at }
+      // One document in MODIFIED_EVERY has a draft changed since its publication (publicationFilter=modified).
+      return i % MODIFIED_EVERY === 0 ? [{ ...draft, attributes: { ...attributes, title: `${String(attributes.title)} (edited)` } }, published] : [draft, published]
     })
     const planned = planChanges(article, tableName, emptyDocument(documentId), versions, plan.chains ?? new Map())
     for (const write of planned.items) items.push(write.Put?.Item as Record<string, unknown>)

@@ -235,6 +235,40 @@ function getOne(sizes: readonly SizeResult[]): Verdict {
   }
 }
 
+/**
+ * Draft & publish (issue 22): page 1 of either status costs what today's page 1 of the same order
+ * does (within 1.2x); a publication at most 2x a draft PUT of the same version; a page of
+ * publicationFilter=modified reads the page (flat in N, at most 2 calls).
+ */
+function draftAndPublish(sizes: readonly SizeResult[]): Verdict[] {
+  const [small, large] = [sizes[0]!, sizes.at(-1)!]
+  const pairs = [['list-published', 'list-default'], ['list-draft', 'list-default'], ['sort-title-draft', 'sort-title']] as const
+  const verdicts: Verdict[] = pairs.map(([kind, base]) => {
+    const [a, b] = [kindAt(large, kind).app.rcu.median, kindAt(large, base).app.rcu.median]
+    return {
+      target: `${kindAt(large, kind).label}: read capacity <= 1.2x today's page 1 of the same order (${kindAt(large, base).label}), N=${fmt(large.n)}`,
+      measured: `${fmt(a)} RCU vs ${fmt(b)} RCU; ${kindAt(large, kind).app.calls.median} calls vs ${kindAt(large, base).app.calls.median}`,
+      ratio: a / b, limit: '<= 1.2', pass: a / b <= 1.2,
+    }
+  })
+  const publish = kindAt(large, 'publish').app.wcu.median
+  const put = kindAt(large, 'update-draft').app.wcu.median
+  verdicts.push({
+    target: `${kindAt(large, 'publish').label}: write capacity <= 2x ${kindAt(large, 'update-draft').label} of the same version, N=${fmt(large.n)}`,
+    measured: `${fmt(publish)} WCU vs ${fmt(put)} WCU`,
+    ratio: publish / put, limit: '<= 2', pass: publish / put <= 2,
+  })
+  const modified = sizes.map((size) => kindAt(size, 'publication-modified'))
+  const [first, last] = [modified[0]!.app.rcu.median, modified.at(-1)!.app.rcu.median]
+  const calls = Math.max(...modified.map((k) => k.app.calls.median))
+  verdicts.push({
+    target: `${modified[0]!.label}: reads the page, flat in N, at most 2 DynamoDB calls`,
+    measured: `${modified.map((k) => fmt(k.app.rcu.median)).join(' / ')} RCU and ${modified.map((k) => fmt(k.app.calls.median)).join(' / ')} calls at N=${sizes.map((size) => fmt(size.n)).join(' / ')} (matches ${modified.map((k) => fmt(k.total ?? Number.NaN)).join(' / ')}); page 1 default ${fmt(kindAt(small, 'list-default').app.rcu.median)} / ${fmt(kindAt(large, 'list-default').app.rcu.median)} RCU`,
+    ratio: last / first, limit: '0.80 to 1.20, <= 2 calls', pass: last / first >= 0.8 && last / first <= 1.2 && calls <= 2,
+  })
+  return verdicts
+}
+
 /** Handler p50 against the floor, per kind (worst N). */
 function overhead(sizes: readonly SizeResult[], fallback: FallbackResult): Verdict[] {
   const kinds = [...new Set(sizes.flatMap((size) => size.kinds.map((k) => k.kind)))]
@@ -288,6 +322,6 @@ export function evaluateTargets(sizes: readonly SizeResult[], fallback: Fallback
     ...measuredOr('Sorted middle page, sort=title&pagination[start]=N/2', () => [deepPage(sizes, 'deep-title')]),
     ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]),
     ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), getOne(sizes), ...cheapAnswers(sizes),
-    ...measuredOr('Filters', () => filterTargets(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
+    ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
   ]
 }
