@@ -32,7 +32,7 @@ const logLines: string[] = []
 const pageErrors: string[] = []
 
 const url = (path: string) => `${server.url}${path}`
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) })
+const shot = (name: string, fullPage = false) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
 const status = () => page.getByRole('status').first()
 const alert = () => page.getByRole('alert').first()
 const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true })
@@ -176,6 +176,7 @@ describe('the admin web interface, in Chromium', () => {
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
     expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'draft', 'draft'])
+    await shot('article-list')
   })
 
   it('publishes, saves a draft beside the live version, discards it, unpublishes: as the public API shows', async () => {
@@ -196,7 +197,7 @@ describe('the admin web interface, in Chromium', () => {
     expect(await status().textContent()).toContain('Saved.')
     expect(await tab('en').textContent()).toContain('modified')
     expect(await live('en')).toBe('Hello') // the draft is not served
-    await shot('draft-and-publish')
+    await shot('draft-and-publish', true)
 
     await page.getByRole('button', { name: 'Discard draft' }).click()
     expect(await status().textContent()).toContain('Draft discarded')
@@ -216,7 +217,6 @@ describe('the admin web interface, in Chromium', () => {
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
     expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
-    await shot('article-list')
   })
 
   it('serves what was written through the public API', async () => {
