@@ -37,7 +37,7 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
   const answer = await ui.api.call('GET', `/api/${routeName(type)}?${params}`)
   const rows = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
   const pagination = answer.status === 200 ? answer.body.meta.pagination : { page: 1, pageCount: 0, total: 0 }
-  const views = await readVersionsOfPage(ui.api, type, rows.map((row) => String(row.documentId)), locales)
+  const views = await readVersionsOfPage(ui.api, type, rows, locales)
   const label = labelAttribute(type)
   const base = `/admin/content/${routeName(type)}`
   const keep = { locale, sort: sortField, direction, q: search, field, op: field === undefined ? undefined : operator, value: field === undefined ? undefined : q.value, pageSize }

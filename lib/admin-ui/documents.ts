@@ -79,31 +79,35 @@ async function modifiedIn(api: ApiClient, type: ContentType, documentId: string)
 }
 
 /**
- * The versions of a page of collection documents in every locale, for the rows of a list: a fixed
- * number of list reads per locale, each selecting the page's documents by `documentId $in`,
- * whatever the page's size. With draft & publish, the drafts, and their publication states from
- * the API's `publicationFilter` (`never-published`, `modified`), whose partitions are read whole:
- * past the API's scan budget, the published versions are read instead and compared.
+ * The versions of a page of collection documents (`rows`, the list's versions) in every locale,
+ * for the rows of a list: at most three list reads per locale, each selecting the page's documents
+ * by `documentId $in`, whatever the page's size. A row's own version is not read again. With draft
+ * & publish, the publication states come from the API's `publicationFilter` (`never-published`,
+ * `modified`), whose partitions it reads whole: past its scan budget, the published versions are
+ * read instead and compared.
  */
-export async function readVersionsOfPage(api: ApiClient, type: ContentType, documentIds: readonly string[], locales: readonly Locale[]): Promise<Map<string, DocumentView>> {
-  const views = new Map(documentIds.map((id) => [id, { editable: new Map<string, VersionView>(), published: new Map<string, VersionView>(), modified: new Set<string>() }]))
-  if (documentIds.length === 0) return views
-  const read = async (locale: string, extra: Record<string, string>) => {
+export async function readVersionsOfPage(api: ApiClient, type: ContentType, rows: readonly Record<string, any>[], locales: readonly Locale[]): Promise<Map<string, DocumentView>> {
+  const views = new Map(rows.map((row) => [String(row.documentId), { editable: new Map<string, VersionView>(), published: new Map<string, VersionView>(), modified: new Set<string>() }]))
+  const read = async (locale: string, documentIds: readonly string[], extra: Record<string, string>) => {
+    if (documentIds.length === 0) return []
     const query = new URLSearchParams({ locale, fallback: 'false', 'pagination[pageSize]': String(documentIds.length), ...extra })
     documentIds.forEach((id, index) => query.set(`filters[documentId][$in][${index}]`, id))
     const answer = await api.call('GET', `/api/${routeName(type)}?${query}`)
     return answer.status === 200 ? (answer.body.data as Record<string, any>[]) : undefined
   }
   const ids = (documents: readonly Record<string, any>[]) => new Set(documents.map((document) => String(document.documentId)))
+  const all = [...views.keys()]
   const drafts = hasDraftAndPublish(type)
   await Promise.all(locales.map(async ({ code }) => {
-    const [editable, neverPublished, modified] = await Promise.all([
-      read(code, drafts ? { status: 'draft' } : {}),
-      drafts ? read(code, { status: 'draft', publicationFilter: 'never-published', 'fields[0]': 'documentId' }) : [],
-      drafts ? read(code, { status: 'draft', publicationFilter: 'modified', 'fields[0]': 'documentId' }) : [],
+    const own = rows.filter((row) => row.locale === code)
+    const elsewhere = all.filter((id) => !own.some((row) => String(row.documentId) === id))
+    const [fetched, neverPublished, modified] = await Promise.all([
+      read(code, elsewhere, drafts ? { status: 'draft' } : {}),
+      drafts ? read(code, all, { status: 'draft', publicationFilter: 'never-published', 'fields[0]': 'documentId' }) : [],
+      drafts ? read(code, all, { status: 'draft', publicationFilter: 'modified', 'fields[0]': 'documentId' }) : [],
     ])
-    const published = neverPublished === undefined || modified === undefined ? await read(code, { status: 'published' }) : undefined
-    for (const document of editable ?? []) {
+    const published = neverPublished === undefined || modified === undefined ? await read(code, all, { status: 'published' }) : undefined
+    for (const document of [...own, ...(fetched ?? [])]) {
       const view = views.get(String(document.documentId))
       if (view === undefined) continue
       const version = { document, etag: undefined }
