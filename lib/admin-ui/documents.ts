@@ -112,10 +112,17 @@ export async function readVersionsOfPage(api: ApiClient, type: ContentType, rows
       if (view === undefined) continue
       const version = { document, etag: undefined }
       view.editable.set(code, version)
-      const live = published?.find((candidate) => candidate.documentId === document.documentId)
-      if (published === undefined ? !ids(neverPublished ?? []).has(String(document.documentId)) : live !== undefined) view.published.set(code, live === undefined ? version : { document: live, etag: undefined })
-      const changed = modified === undefined ? live !== undefined && !sameContent(document, live) : ids(modified).has(String(document.documentId))
-      if (changed) view.modified.add(code)
+      const id = String(document.documentId)
+      if (published === undefined) {
+        // The API's own states; without draft & publish, the version read is the published one.
+        if (!ids(neverPublished ?? []).has(id)) view.published.set(code, version)
+        if (ids(modified ?? []).has(id)) view.modified.add(code)
+        continue
+      }
+      const live = published.find((candidate) => String(candidate.documentId) === id)
+      if (live === undefined) continue
+      view.published.set(code, { document: live, etag: undefined })
+      if (modified === undefined ? !sameContent(document, live) : ids(modified).has(id)) view.modified.add(code)
     }
   }))
   return views

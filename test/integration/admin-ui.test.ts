@@ -301,6 +301,25 @@ describe('the admin web interface', () => {
       })
     })
 
+    it('shows the list\'s statuses when the publication filters pass the API\'s scan budget (the published versions read instead)', async () => {
+      const small = await createTestContext({ rest: { maxScan: 4 } })
+      const token = await small.token()
+      const make = async (title: string, status?: 'draft') =>
+        ((await (await small.request('POST', `/api/articles?locale=en${status === undefined ? '' : '&status=draft'}`, { token, body: { data: { title } } })).json()) as { data: { documentId: string } }).data.documentId
+      for (let i = 0; i < 5; i++) await make(`Never published ${i}`, 'draft') // more than maxScan: never-published is refused
+      await make('Live')
+      const changed = await make('Changed')
+      await small.request('PUT', `/api/articles/${changed}?locale=en&status=draft`, { token, body: { data: { title: 'Changed again' } } })
+      const inner = createApiClient(small.services)
+      const answers: string[] = []
+      const counted: ApiClient = { call: async (method, path, ...rest) => { const answer = await inner.call(method, path, ...rest); answers.push(`${answer.status} ${decodeURIComponent(path)}`); return answer } }
+      const html = await (await createAdminUi(small.services, counted).request('/admin/content/articles?pageSize=10', { headers: { Cookie: session.cookie } })).text()
+      expect(answers.filter((line) => line.includes('never-published'))).toEqual([expect.stringMatching(/^400 /)])
+      expect(answers.filter((line) => line.includes('status=published'))).toEqual([expect.stringMatching(/^200 /)])
+      const badges = (title: string) => new RegExp(`>${title}</a></th><td>.*?</td><td class="center"><span class="badge [a-z]+">([a-z]+)</span>`).exec(html)?.[1]
+      expect([badges('Never published 0'), badges('Live'), badges('Changed again')]).toEqual(['draft', 'published', 'modified'])
+    })
+
     it('reads a list page in a number of API calls that does not grow with the page size', async () => {
       const token = await ctx.token()
       for (let i = 0; i < 12; i++) {
