@@ -30,9 +30,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** Lets the ESM bundle load the CommonJS dependencies that call `require` (the AWS SDK's). */
 export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
 
-/** The SDK's default credential chain, and the module that stands in for it in the bundles. */
-const CREDENTIAL_CHAIN = '@aws-sdk/credential-provider-node'
-const CREDENTIAL_SHIM = 'functions/lambda-credentials.ts'
+/**
+ * Modules replaced in the bundles, and what stands in for each: the SDK's default credential chain
+ * (Lambda always hands the role's credentials over in the environment: a third of the bundle),
+ * qs's generic `side-channel` (about 34 KB), and the SDK's event streams, which no operation we
+ * call has (about 13 KB). Each shim says why it is enough.
+ */
+const SHIMS = {
+  '@aws-sdk/credential-provider-node': 'functions/lambda-credentials.ts',
+  'side-channel': 'functions/side-channel.cjs',
+  '@smithy/core/event-streams': 'functions/no-event-streams.ts',
+} as const
 
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
 export const BUNDLING = {
@@ -47,10 +55,8 @@ export const BUNDLING = {
   sourcesContent: false,
   // Bundle the AWS SDK too: the version the tests ran, not whatever the runtime ships.
   externalModules: [],
-  // Lambda always hands the role's credentials over in the environment: the SDK's whole default
-  // credential chain (a third of the bundle) is replaced by the environment provider alone.
-  // esbuild resolves an alias from its working directory, the project root.
-  esbuildArgs: { [`--alias:${CREDENTIAL_CHAIN}`]: `./${CREDENTIAL_SHIM}` },
+  // See SHIMS. esbuild resolves an alias from its working directory, the project root.
+  esbuildArgs: Object.fromEntries(Object.entries(SHIMS).map(([name, shim]) => [`--alias:${name}`, `./${shim}`])),
 } as const satisfies BundlingOptions
 
 /** The same bundling as plain esbuild options, for the tests and the benchmark to build identical bundles. */
@@ -65,7 +71,7 @@ export const ESBUILD_OPTIONS: BuildOptions = {
   sourcemap: BUNDLING.sourceMap,
   sourcesContent: BUNDLING.sourcesContent,
   external: [...BUNDLING.externalModules],
-  alias: { [CREDENTIAL_CHAIN]: `${ROOT}${CREDENTIAL_SHIM}` },
+  alias: Object.fromEntries(Object.entries(SHIMS).map(([name, shim]) => [name, `${ROOT}${shim}`])),
 }
 
 export interface ContentApiStackProps extends StackProps {

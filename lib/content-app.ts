@@ -189,8 +189,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const accepted = parseIfMatch(c.req.header('if-match'))
     if (locale === WILDCARD && accepted !== undefined && accepted !== '*') throw preconditionFailed()
     const codes = locale === WILDCARD ? [...new Set(state.versions.map((version) => version.locale))] : [locale]
-    const unpublished = codes.filter((code) => versionIn(state.versions, code, 'published') === undefined).length
-    const ids = action === 'publish' ? await documents.nextIds(type, unpublished) : []
+    // A locale without a draft is a 404 before anything moves, the id sequence included.
+    if (codes.every((code) => versionIn(state.versions, code, 'draft') === undefined)) throw notFound()
+    const firstPublications = codes.filter((code) => versionIn(state.versions, code, 'draft') !== undefined && versionIn(state.versions, code, 'published') === undefined).length
+    const ids = action === 'publish' ? await documents.nextIds(type, firstPublications) : []
     const results = await documents.write(type, documentId, codes[0] as string, (current, now) => {
       let versions = current.versions
       let fresh = 0

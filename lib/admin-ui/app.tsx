@@ -9,7 +9,7 @@ import { adminTokenMatches } from '../access.js'
 import { routeName } from '../content-types.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
-import { createApiClient } from './api-client.js'
+import { createApiClient, type ApiClient } from './api-client.js'
 import { SCRIPT, STYLESHEET } from './assets.js'
 import { registerEditorPages } from './editors.js'
 import { formOf } from './form.js'
@@ -41,11 +41,13 @@ const PAGE = 'adminPage'
 /** The page context the session middleware left for the handler. */
 const pageOf = (c: Context) => c.get(PAGE) as PageContext
 
-/** The admin web interface's routes, to be mounted beside the admin API (see createAdminSite). */
-export function createAdminUi(services: Services): Hono {
+/**
+ * The admin web interface's routes, to be mounted beside the admin API (see createAdminSite);
+ * `api` is the in-process API its pages call (tests pass one that counts the calls).
+ */
+export function createAdminUi(services: Services, api: ApiClient = createApiClient(services)): Hono {
   const app = createBaseApp(services.config, undefined, true)
   const keys = new SessionKeys(services.adminToken)
-  const api = createApiClient(services)
   const types = typesOf(services)
 
   const refused = (c: Context, status: 401 | 403, title: string, text: string) =>

@@ -1,11 +1,11 @@
 /** @jsxImportSource hono/jsx */
 // The list page of a collection type: search (`_q`), locale, sort, one filter condition and pages,
 // passed to the content API's list as they are, and a column per locale showing which versions of
-// each document exist (and their status, with draft & publish).
+// each document exist (and their status, with draft & publish), read for the whole page at once.
 import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { messageOf } from './api-client.js'
-import { localesOf, readVersionsOf, type DocumentView } from './documents.js'
+import { localesOf, readVersionsOfPage, type DocumentView } from './documents.js'
 import { labelAttribute, NOTICES, VersionBadge } from './document-page.js'
 import { Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
@@ -37,7 +37,7 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
   const answer = await ui.api.call('GET', `/api/${routeName(type)}?${params}`)
   const rows = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
   const pagination = answer.status === 200 ? answer.body.meta.pagination : { page: 1, pageCount: 0, total: 0 }
-  const views = await Promise.all(rows.map((row) => readVersionsOf(ui.api, type, String(row.documentId))))
+  const views = await readVersionsOfPage(ui.api, type, rows, locales)
   const label = labelAttribute(type)
   const base = `/admin/content/${routeName(type)}`
   const keep = { locale, sort: sortField, direction, q: search, field, op: field === undefined ? undefined : operator, value: field === undefined ? undefined : q.value, pageSize }
@@ -107,8 +107,8 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
             </tr>
           </thead>
           <tbody>
-            {rows.map((row, index) => {
-              const view = views[index] as DocumentView
+            {rows.map((row) => {
+              const view = views.get(String(row.documentId)) as DocumentView
               const name = label === undefined || row[label] === null || row[label] === '' ? row.documentId : String(row[label])
               return (
                 <tr>

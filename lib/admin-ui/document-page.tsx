@@ -178,7 +178,8 @@ export function DocumentPage(props: DocumentPageProps) {
             {draftAndPublish ? (
               <form method="post" action={to(page, `${base}${queryOf({ locale })}`)}>
                 <Csrf token={page.csrf} />
-                <button type="submit" name="intent" value="publish" class="secondary">{`Publish ${locale}`}</button>{' '}
+                {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
+                {statusOf(view, locale) === 'published' ? null : <button type="submit" name="intent" value="publish" class="secondary">{`Publish ${locale}`}</button>}{' '}
                 {view.published.has(locale) ? <button type="submit" name="intent" value="unpublish" class="secondary">{`Unpublish ${locale}`}</button> : null}{' '}
                 {statusOf(view, locale) === 'modified' ? <button type="submit" name="intent" value="discard-draft" class="secondary">Discard draft</button> : null}
               </form>

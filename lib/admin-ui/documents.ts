@@ -1,7 +1,7 @@
 // Reading a document's locale versions for the editors' pages, through the content API: one GET
 // per registered locale (without fallback), which also gives each version's ETag for `If-Match`,
 // and works for collection and single types and either `findOneShape`. With draft & publish, the
-// draft and the published version of each locale.
+// draft and the published version of each locale, and which drafts have unpublished changes.
 import { routeName, type ContentType } from '../content-types.js'
 import type { ApiClient } from './api-client.js'
 import { hasDraftAndPublish } from './types.js'
@@ -19,31 +19,14 @@ export interface VersionView {
   readonly etag: string | undefined
 }
 
-/** A document's versions by locale: the editable one (the draft with draft & publish), and the published one. */
+/**
+ * A document's versions by locale: the editable one (the draft with draft & publish), the
+ * published one, and the locales whose draft differs from their published version.
+ */
 export interface DocumentView {
   readonly editable: ReadonlyMap<string, VersionView>
   readonly published: ReadonlyMap<string, VersionView>
-}
-
-/**
- * Whether the API serves drafts (content-model.md §15: `status=draft`), asked once per process: a
- * type's schema may say `draftAndPublish` before the API implements it, and the pages must not
- * offer what the API would refuse. An API without it answers `status` with a 400.
- */
-export function draftsProbe(api: ApiClient, types: readonly ContentType[]): () => Promise<boolean> {
-  let known: boolean | undefined
-  return async () => {
-    const type = types.find((candidate) => hasDraftAndPublish(candidate))
-    if (known !== undefined || type === undefined) return known ?? false
-    const answer = await api.call('GET', `/api/${routeName(type)}?status=draft`)
-    if (answer.status < 500) known = answer.status !== 400
-    return known ?? false
-  }
-}
-
-/** `type` as the pages should treat it: without draft & publish when the API does not serve drafts. */
-export async function effectiveType(type: ContentType, drafts: () => Promise<boolean>): Promise<ContentType> {
-  return hasDraftAndPublish(type) && !(await drafts()) ? ({ ...type, draftAndPublish: false } as ContentType) : type
+  readonly modified: ReadonlySet<string>
 }
 
 /** The API path of a document (`/api/articles/<id>`, or `/api/homepage` for a single type). */
@@ -73,36 +56,89 @@ export async function readDocument(api: ApiClient, type: ContentType, documentId
   const path = documentPath(type, documentId)
   if (!hasDraftAndPublish(type)) {
     const versions = await versionsIn(api, path, locales, undefined)
-    return { editable: versions, published: versions }
+    return { editable: versions, published: versions, modified: new Set() }
   }
-  const [editable, published] = await Promise.all([versionsIn(api, path, locales, 'draft'), versionsIn(api, path, locales, 'published')])
-  return { editable, published }
+  const [editable, published, listed] = await Promise.all([
+    versionsIn(api, path, locales, 'draft'),
+    versionsIn(api, path, locales, 'published'),
+    type.kind === 'collection' && documentId !== undefined ? modifiedIn(api, type, documentId) : undefined,
+  ])
+  const modified = new Set([...editable].filter(([code, draft]) => {
+    const live = published.get(code)
+    // The API's own answer (collection types); a single type has no list: its values compared.
+    return live !== undefined && (listed === undefined ? !sameContent(draft.document, live.document) : listed.has(code))
+  }).map(([code]) => code))
+  return { editable, published, modified }
+}
+
+/** The locales in which the API counts a collection document as modified (`publicationFilter=modified`), if it answers. */
+async function modifiedIn(api: ApiClient, type: ContentType, documentId: string): Promise<Set<string> | undefined> {
+  const query = new URLSearchParams({ locale: '*', status: 'draft', publicationFilter: 'modified', 'filters[documentId][$eq]': documentId, 'fields[0]': 'locale', 'pagination[pageSize]': '100' })
+  const answer = await api.call('GET', `/api/${routeName(type)}?${query}`)
+  return answer.status === 200 ? new Set((answer.body.data as Record<string, any>[]).map((version) => String(version.locale))) : undefined
 }
 
 /**
- * Which locales of a collection document have a version (and with draft & publish, which are
- * published): one `locale=*` read per status, for the rows of a list.
+ * The versions of a page of collection documents (`rows`, the list's versions) in every locale,
+ * for the rows of a list: at most three list reads per locale, each selecting the page's documents
+ * by `documentId $in`, whatever the page's size. A row's own version is not read again. With draft
+ * & publish, the publication states come from the API's `publicationFilter` (`never-published`,
+ * `modified`), whose partitions it reads whole: past its scan budget, the published versions are
+ * read instead and compared.
  */
-export async function readVersionsOf(api: ApiClient, type: ContentType, documentId: string): Promise<DocumentView> {
-  const read = async (status: string | undefined) => {
-    const query = new URLSearchParams({ locale: '*', ...(status === undefined ? {} : { status }) })
-    const answer = await api.call('GET', `${documentPath(type, documentId)}?${query}`)
-    const versions = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
-    return new Map(versions.map((version) => [String(version.locale), { document: version, etag: undefined }]))
+export async function readVersionsOfPage(api: ApiClient, type: ContentType, rows: readonly Record<string, any>[], locales: readonly Locale[]): Promise<Map<string, DocumentView>> {
+  const views = new Map(rows.map((row) => [String(row.documentId), { editable: new Map<string, VersionView>(), published: new Map<string, VersionView>(), modified: new Set<string>() }]))
+  const read = async (locale: string, documentIds: readonly string[], extra: Record<string, string>) => {
+    if (documentIds.length === 0) return []
+    const query = new URLSearchParams({ locale, fallback: 'false', 'pagination[pageSize]': String(documentIds.length), ...extra })
+    documentIds.forEach((id, index) => query.set(`filters[documentId][$in][${index}]`, id))
+    const answer = await api.call('GET', `/api/${routeName(type)}?${query}`)
+    return answer.status === 200 ? (answer.body.data as Record<string, any>[]) : undefined
   }
-  if (!hasDraftAndPublish(type)) {
-    const versions = await read(undefined)
-    return { editable: versions, published: versions }
-  }
-  const [editable, published] = await Promise.all([read('draft'), read('published')])
-  return { editable, published }
+  const ids = (documents: readonly Record<string, any>[]) => new Set(documents.map((document) => String(document.documentId)))
+  const all = [...views.keys()]
+  const drafts = hasDraftAndPublish(type)
+  await Promise.all(locales.map(async ({ code }) => {
+    const own = rows.filter((row) => row.locale === code)
+    const elsewhere = all.filter((id) => !own.some((row) => String(row.documentId) === id))
+    const [fetched, neverPublished, modified] = await Promise.all([
+      read(code, elsewhere, drafts ? { status: 'draft' } : {}),
+      drafts ? read(code, all, { status: 'draft', publicationFilter: 'never-published', 'fields[0]': 'documentId' }) : [],
+      drafts ? read(code, all, { status: 'draft', publicationFilter: 'modified', 'fields[0]': 'documentId' }) : [],
+    ])
+    const published = neverPublished === undefined || modified === undefined ? await read(code, all, { status: 'published' }) : undefined
+    for (const document of [...own, ...(fetched ?? [])]) {
+      const view = views.get(String(document.documentId))
+      if (view === undefined) continue
+      const version = { document, etag: undefined }
+      view.editable.set(code, version)
+      const id = String(document.documentId)
+      if (published === undefined) {
+        // The API's own states; without draft & publish, the version read is the published one.
+        if (!ids(neverPublished ?? []).has(id)) view.published.set(code, version)
+        if (ids(modified ?? []).has(id)) view.modified.add(code)
+        continue
+      }
+      const live = published.find((candidate) => String(candidate.documentId) === id)
+      if (live === undefined) continue
+      view.published.set(code, { document: live, etag: undefined })
+      if (modified === undefined ? !sameContent(document, live) : ids(modified).has(id)) view.modified.add(code)
+    }
+  }))
+  return views
+}
+
+const SYSTEM = new Set(['id', 'documentId', 'locale', 'createdAt', 'updatedAt', 'publishedAt'])
+
+/** True when a draft and its published version hold the same attribute values (as the API returns them). */
+export function sameContent(draft: Record<string, any>, published: Record<string, any>): boolean {
+  const values = (document: Record<string, any>) => JSON.stringify(Object.keys(document).filter((key) => !SYSTEM.has(key)).sort().map((key) => [key, document[key]]))
+  return values(draft) === values(published)
 }
 
 /** A version's publication state, for types with draft & publish. */
 export function statusOf(view: DocumentView, locale: string): 'published' | 'modified' | 'draft' | undefined {
-  const draft = view.editable.get(locale)?.document
-  const published = view.published.get(locale)?.document
-  if (draft === undefined) return undefined
-  if (published === undefined) return 'draft'
-  return typeof draft.updatedAt === 'string' && typeof published.publishedAt === 'string' && draft.updatedAt > published.publishedAt ? 'modified' : 'published'
+  if (!view.editable.has(locale)) return undefined
+  if (!view.published.has(locale)) return 'draft'
+  return view.modified.has(locale) ? 'modified' : 'published'
 }

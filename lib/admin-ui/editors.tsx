@@ -8,12 +8,12 @@ import { routeName, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
-import { documentPath, draftsProbe, effectiveType, localesOf, readDocument } from './documents.js'
+import { documentPath, localesOf, readDocument } from './documents.js'
 import { fieldName, readData, type FormMode } from './fields.js'
 import type { Form } from './form.js'
 import { Page, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { attributesOf, hasDraftAndPublish, typeAt, typesOf } from './types.js'
+import { attributesOf, hasDraftAndPublish, typeAt } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
 
@@ -25,7 +25,7 @@ export function registerEditorPages(ui: Ui): void {
     const locales = await localesOf(api)
     const q = c.req.query()
     const locale = locales.some((entry) => entry.code === q.locale) ? (q.locale as string) : (locales[0]?.code ?? 'en')
-    const view = documentId === undefined && type.kind === 'collection' ? { editable: new Map(), published: new Map() } : await readDocument(api, type, documentId, locales)
+    const view = documentId === undefined && type.kind === 'collection' ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : await readDocument(api, type, documentId, locales)
     if (documentId !== undefined && view.editable.size === 0) return notFoundPage(c, page)
     const source = q.source === undefined || q.source === '' ? undefined : q.source
     return c.html(<DocumentPage page={page} type={type} documentId={documentId} locales={locales} view={view} locale={locale} source={source} notice={NOTICES[q.notice ?? '']} state={state} />, status as 200)
@@ -59,36 +59,43 @@ export function registerEditorPages(ui: Ui): void {
       const left = type.kind === 'collection' && documentId !== undefined ? (await readDocument(api, type, documentId, await localesOf(api))).editable.size : 1
       return left === 0 ? seeOther(c, `/admin/content/${routeName(type)}${queryOf({ notice: 'deleted' })}`) : back('deleted')
     }
+    // The draft's ETag, as the page read it: an action refuses (412) a draft changed since.
+    const etag = form.text('_etag')
+    const ifMatch: Record<string, string> = etag === undefined ? {} : { 'If-Match': etag }
+    const publication = (action: string, tag: Record<string, string>) => api.call('POST', `${path}/actions/${action}?${new URLSearchParams({ locale })}`, undefined, tag)
     if (intent === 'publish' || intent === 'unpublish' || intent === 'discard-draft') {
-      const answer = await api.call('POST', `${path}/actions/${intent}?${new URLSearchParams({ locale })}`)
+      const answer = await publication(intent, ifMatch)
       if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
       return back(intent === 'publish' ? 'published' : intent === 'unpublish' ? 'unpublished' : 'discarded')
     }
-    const status: Record<string, string> = hasDraftAndPublish(type) && intent !== 'save-publish' ? { status: 'draft' } : {}
+    const drafts = hasDraftAndPublish(type)
+    const publish = drafts && intent === 'save-publish'
     if (documentId === undefined && type.kind === 'collection') {
       const target = form.text('_locale') ?? locale
       const { data, problems } = readData(type, form, 'create')
       if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
-      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...status })}`, { data })
+      // Without `status`, the API writes the draft and publishes it in one transaction.
+      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...(drafts && !publish ? { status: 'draft' } : {}) })}`, { data })
       if (answer.status !== 200 && answer.status !== 201) return refusedWrite(c, page, type, documentId, form, answer)
       return seeOther(c, `/admin/content/${routeName(type)}/${answer.body.data.documentId}${queryOf({ locale: target, notice: 'created' })}`)
     }
-    const etag = form.text('_etag')
     const existing = (await readDocument(api, type, documentId, await localesOf(api))).editable
     const mode: FormMode = existing.has(locale) ? 'update' : existing.size === 0 ? 'create' : 'localization'
     const { data, problems } = readData(type, form, mode)
     if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
-    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...status })}`, { data }, etag === undefined ? {} : { 'If-Match': etag })
+    // The form edits the draft, so its ETag guards the write (a PUT's If-Match names the version of
+    // its status): save and publish is the draft written, then that very draft published.
+    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data }, ifMatch)
     if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
+    if (publish) {
+      const published = await publication('publish', answer.etag === undefined ? {} : { 'If-Match': answer.etag })
+      if (published.status !== 200) return refusedWrite(c, page, type, documentId, form, published)
+      return back('published')
+    }
     return back(mode === 'update' ? 'saved' : 'created')
   }
 
-  const drafts = draftsProbe(api, typesOf(ui.services))
-  /** The type a path names, as the pages treat it (see effectiveType). */
-  const typeFor = async (c: Context) => {
-    const type = typeAt(ui.services, c.req.param('route') ?? '')
-    return type === undefined ? undefined : effectiveType(type, drafts)
-  }
+  const typeFor = async (c: Context) => typeAt(ui.services, c.req.param('route') ?? '')
 
   ui.page('/admin/content/:route', async (c, page) => {
     const type = await typeFor(c)

@@ -32,7 +32,7 @@ const logLines: string[] = []
 const pageErrors: string[] = []
 
 const url = (path: string) => `${server.url}${path}`
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) })
+const shot = (name: string, fullPage = false) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
 const status = () => page.getByRole('status').first()
 const alert = () => page.getByRole('alert').first()
 const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true })
@@ -137,10 +137,14 @@ describe('the admin web interface, in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello') // what was typed is kept
 
     await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS)
-    await page.getByRole('button', { name: 'Create' }).click()
+    await page.getByRole('button', { name: 'Create draft' }).click()
     expect(await status().textContent()).toContain('Created.')
     documentId = new URL(page.url()).pathname.split('/').pop() ?? ''
     expect(documentId).toMatch(/^[a-z0-9]{24}$/)
+    // A draft: served to a token that may read drafts, not to the public.
+    expect((await fetch(url(`/api/articles/${documentId}?locale=en`))).status).toBe(404)
+    const draft = await fetch(url(`/api/articles/${documentId}?locale=en&status=draft`), { headers: { Authorization: `Bearer ${await ctx.token()}` } })
+    expect(((await draft.json()) as { data: unknown[] }).data[0]).toMatchObject({ title: 'Hello', publishedAt: null })
   })
 
   it('translates it to fr with the en version beside each field', async () => {
@@ -153,9 +157,9 @@ describe('the admin web interface, in Chromium', () => {
     await page.getByRole('textbox', { name: 'slug' }).fill('bonjour')
     await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS.replace('Hello, world.', 'Bonjour, le monde.'))
     await shot('translate-side-by-side')
-    await page.getByRole('button', { name: 'Create fr localization' }).click()
+    await page.getByRole('button', { name: 'Create fr draft' }).click()
     expect(await status().textContent()).toContain('Created.')
-    expect(await page.getByRole('link', { name: /^fr/ }).textContent()).toContain('exists')
+    expect(await page.getByRole('link', { name: /^fr/ }).textContent()).toContain('draft')
 
     // A few more documents, some not translated yet, so the list shows what its columns are for.
     const token = await ctx.token()
@@ -167,11 +171,52 @@ describe('the admin web interface, in Chromium', () => {
     await more('en', 'Getting started')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'missing', 'exists'])
+    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'missing', 'published'])
+    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
-    expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'exists', 'exists'])
+    expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'draft', 'draft'])
     await shot('article-list')
+  })
+
+  it('publishes, saves a draft beside the live version, discards it, unpublishes: as the public API shows', async () => {
+    const live = async (locale: string) => {
+      const response = await fetch(url(`/api/articles/${documentId}?locale=${locale}&fallback=false`))
+      return response.status === 200 ? ((await response.json()) as { data: { title: string }[] }).data[0]?.title : response.status
+    }
+    const tab = (locale: string) => page.getByRole('navigation', { name: 'Locales of this document' }).getByRole('link', { name: new RegExp(`^${locale}`) })
+    await page.getByRole('row', { name: /Bonjour/ }).getByRole('link').click()
+    await tab('en').click()
+    await page.getByRole('button', { name: 'Publish en' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await tab('en').textContent()).toContain('published')
+    expect([await live('en'), await live('fr')]).toEqual(['Hello', 404])
+
+    await page.getByRole('textbox', { name: 'title' }).fill('Hello again')
+    await page.getByRole('button', { name: 'Save draft' }).click()
+    expect(await status().textContent()).toContain('Saved.')
+    expect(await tab('en').textContent()).toContain('modified')
+    expect(await live('en')).toBe('Hello') // the draft is not served
+    await shot('draft-and-publish', true)
+
+    await page.getByRole('button', { name: 'Discard draft' }).click()
+    expect(await status().textContent()).toContain('Draft discarded')
+    expect(await tab('en').textContent()).toContain('published')
+    expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello')
+
+    await tab('fr').click()
+    await page.getByRole('button', { name: 'Save and publish' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await live('fr')).toBe('Bonjour')
+    await page.getByRole('button', { name: 'Unpublish fr' }).click()
+    expect(await status().textContent()).toContain('Unpublished')
+    expect(await tab('fr').textContent()).toContain('draft')
+    expect(await live('fr')).toBe(404)
+    await page.getByRole('button', { name: 'Publish fr' }).click()
+    expect(await live('fr')).toBe('Bonjour')
+
+    await page.getByRole('link', { name: 'Back to the article list' }).click()
+    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
   })
 
   it('serves what was written through the public API', async () => {

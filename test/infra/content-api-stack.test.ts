@@ -322,10 +322,14 @@ describe('stage settings', () => {
 })
 
 describe('bundling', () => {
-  it('gives NodejsFunction the same credential-chain alias the tests and the benchmark bundle with', () => {
+  it('gives NodejsFunction the same aliases (credential chain, side-channel, event streams) the tests and the benchmark bundle with', () => {
     const fromCdk = Object.entries(BUNDLING.esbuildArgs).map(([flag, target]) => [flag.replace(/^--alias:/, ''), target.replace(/^\.\//, '')])
     const fromEsbuild = Object.entries(ESBUILD_OPTIONS.alias ?? {}).map(([name, target]) => [name, target.replace(/^.*?(functions\/)/, '$1')])
     expect(fromCdk).toEqual(fromEsbuild)
-    expect(fromCdk).toEqual([['@aws-sdk/credential-provider-node', 'functions/lambda-credentials.ts']])
+    expect(fromCdk).toEqual([
+      ['@aws-sdk/credential-provider-node', 'functions/lambda-credentials.ts'],
+      ['side-channel', 'functions/side-channel.cjs'],
+      ['@smithy/core/event-streams', 'functions/no-event-streams.ts'],
+    ])
   })
 })

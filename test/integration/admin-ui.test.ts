@@ -1,6 +1,8 @@
 // The admin web interface through app.request(), on DynamoDB Local: sessions, CSRF, headers and
 // escaping, page by page (the flows themselves are driven in Chromium, test/browser/).
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createApiClient, type ApiClient } from '../../lib/admin-ui/api-client.js'
+import { createAdminUi } from '../../lib/admin-ui/app.js'
 import { ADMIN_TOKEN, createTestContext, tableSnapshot, type TestContext } from '../support/context.js'
 
 let ctx: TestContext
@@ -101,10 +103,29 @@ describe('the admin web interface', () => {
     }
   })
 
-  it('offers no draft & publish controls while the API serves no drafts, whatever the schema says', async () => {
-    const html = await (await get(`/admin/content/articles/${documentId}?locale=en`)).text()
-    expect(html).toContain('Save en')
-    expect(html).not.toMatch(/Publish|Save draft|Unpublish/)
+  it.each([
+    ['articles', true],
+    ['authors', false],
+    ['tags', false],
+  ])('on the %s page, offers draft & publish controls only where the type has draft & publish (%s)', async (route, offered) => {
+    const token = await ctx.token()
+    const made = (await (await ctx.request('POST', `/api/${route}?locale=en`, { token, body: { data: { [route === 'articles' ? 'title' : 'name']: 'Controls' } } })).json()) as { data: { documentId: string } }
+    const html = await (await get(`/admin/content/${route}/${made.data.documentId}?locale=en`)).text()
+    if (offered) {
+      expect(html).toContain('Save draft')
+      expect(html).toContain('Save and publish')
+      expect(html).toContain('Unpublish en')
+      expect(html).toContain('<span class="badge exists">published</span>')
+    } else {
+      expect(html).toContain('Save en')
+      expect(html).not.toMatch(/Publish|Save draft|Unpublish|Discard/)
+    }
+  })
+
+  it('offers draft & publish controls on the homepage (a single type with draft & publish)', async () => {
+    const html = await (await get('/admin/content/homepage?locale=en')).text()
+    expect(html).toContain('Create draft')
+    expect(html).toContain('Save and publish')
   })
 
   it('is no credential for the admin API: the API still wants the bearer admin token', async () => {
@@ -152,12 +173,20 @@ describe('the admin web interface', () => {
       expect((await ctx.request('GET', `/api/articles/${documentId}`)).status).toBe(403)
     })
 
-    it('writes a single type and its localization from its page', async () => {
+    it('writes a single type and its localization from its page: a draft, then published', async () => {
       await ctx.addLocales('fr')
-      expect((await post('/admin/content/homepage?locale=en', withCsrf({ 'f.title': 'Welcome', 'f.tagline': 'Hi' }))).status).toBe(303)
-      expect((await post('/admin/content/homepage?locale=fr', withCsrf({ 'f.title': 'Bienvenue' }))).status).toBe(303)
-      const fr = (await (await ctx.request('GET', '/api/homepage?locale=fr', { token: await ctx.token() })).json()) as { data: Record<string, unknown> }
-      expect(fr.data).toMatchObject({ title: 'Bienvenue', locale: 'fr' })
+      const token = await ctx.token()
+      const read = async (query: string) => (await (await ctx.request('GET', `/api/homepage?${query}`, { token })).json()) as { data: Record<string, unknown> | null }
+      expect((await post('/admin/content/homepage?locale=en', withCsrf({ intent: 'save-publish', 'f.title': 'Welcome', 'f.tagline': 'Hi' }))).status).toBe(303)
+      expect((await read('locale=en')).data).toMatchObject({ title: 'Welcome', locale: 'en' })
+      expect((await post('/admin/content/homepage?locale=fr', withCsrf({ intent: 'save', 'f.title': 'Bienvenue' }))).status).toBe(303)
+      expect((await read('locale=fr&status=draft')).data).toMatchObject({ title: 'Bienvenue', locale: 'fr', publishedAt: null })
+      expect((await read('locale=fr&fallback=false')).data).toBeNull() // a draft only
+      const page = await (await get('/admin/content/homepage?locale=fr')).text()
+      expect(page).toContain('<span class="badge draft">draft</span>')
+      const etag = /name="_etag" value="([^"]+)"/.exec(page)?.[1] ?? ''
+      expect((await post('/admin/content/homepage?locale=fr', withCsrf({ intent: 'publish', _etag: etag.replaceAll('&quot;', '"') }))).status).toBe(303)
+      expect((await read('locale=fr')).data).toMatchObject({ title: 'Bienvenue', locale: 'fr' })
     })
 
     it('passes the list search (_q), sort and filter to the API', async () => {
@@ -206,6 +235,116 @@ describe('the admin web interface', () => {
       const html = await response.text()
       expect(html).toContain('changed by someone else')
       expect(html).toContain('value="Mine"')
+    })
+
+    describe('draft & publish', () => {
+      const article = async (title: string, status?: 'draft') => {
+        const made = await ctx.request('POST', `/api/articles?locale=en${status === undefined ? '' : '&status=draft'}`, { token: await ctx.token(), body: { data: { title } } })
+        return ((await made.json()) as { data: { documentId: string } }).data.documentId
+      }
+      const read = async (id: string, status: 'draft' | 'published') => ctx.request('GET', `/api/articles/${id}?locale=en&status=${status}`, { token: await ctx.token() })
+      /** The title of a version (get one answers an array or an object, as the deployment's findOneShape says). */
+      const titleOf = async (id: string, status: 'draft' | 'published') => {
+        const { data } = (await (await read(id, status)).json()) as { data: { title: string } | { title: string }[] }
+        return Array.isArray(data) ? data[0]?.title : data.title
+      }
+      const pageOf = async (id: string) => {
+        const html = await (await get(`/admin/content/articles/${id}?locale=en`)).text()
+        const etags = [...html.matchAll(/name="_etag" value="([^"]+)"/g)].map((match) => (match[1] ?? '').replaceAll('&quot;', '"'))
+        return { html, etag: etags[0] ?? '' }
+      }
+
+      it('saves a draft with the draft\'s ETag, leaving the published version as it was', async () => {
+        const id = await article('Live')
+        const { etag } = await pageOf(id)
+        expect(etag).toBe((await read(id, 'draft')).headers.get('etag'))
+        expect((await post(`/admin/content/articles/${id}?locale=en`, withCsrf({ intent: 'save', _etag: etag, 'f.title': 'Work in progress' }))).status).toBe(303)
+        expect(await titleOf(id, 'draft')).toBe('Work in progress')
+        expect(await titleOf(id, 'published')).toBe('Live')
+        expect((await pageOf(id)).html).toContain('<span class="badge draft">modified</span>')
+      })
+
+      it('saves and publishes a draft never published, and one published before (the draft\'s ETag guards both)', async () => {
+        for (const id of [await article('Never published', 'draft'), await article('Published before')]) {
+          const { etag } = await pageOf(id)
+          const response = await post(`/admin/content/articles/${id}?locale=en`, withCsrf({ intent: 'save-publish', _etag: etag, 'f.title': 'Now live' }))
+          expect(response.status).toBe(303)
+          expect(response.headers.get('location')).toContain('notice=published')
+          expect(await titleOf(id, 'published')).toBe('Now live')
+          expect((await pageOf(id)).html).toContain('<span class="badge exists">published</span>')
+        }
+      })
+
+      it('refuses a publication of a draft changed since the page was read (412)', async () => {
+        const id = await article('Draft', 'draft')
+        const { etag } = await pageOf(id)
+        await ctx.request('PUT', `/api/articles/${id}?locale=en&status=draft`, { token: await ctx.token(), body: { data: { title: 'Changed elsewhere' } } })
+        expect((await post(`/admin/content/articles/${id}?locale=en`, withCsrf({ intent: 'publish', _etag: etag }))).status).toBe(412)
+        expect((await read(id, 'published')).status).toBe(404)
+      })
+
+      it('shows a discarded draft as published again, not modified', async () => {
+        const id = await article('Original')
+        await ctx.request('PUT', `/api/articles/${id}?locale=en&status=draft`, { token: await ctx.token(), body: { data: { title: 'Rewritten' } } })
+        const before = await pageOf(id)
+        expect(before.html).toContain('<span class="badge draft">modified</span>')
+        expect(before.html).toContain('Discard draft')
+        await new Promise((resolve) => setTimeout(resolve, 5)) // the discard's updatedAt is then later than the publication
+        expect((await post(`/admin/content/articles/${id}?locale=en`, withCsrf({ intent: 'discard-draft', _etag: before.etag }))).status).toBe(303)
+        expect(await titleOf(id, 'draft')).toBe('Original')
+        const after = await pageOf(id)
+        expect(after.html).toContain('<span class="badge exists">published</span>')
+        expect(after.html).not.toContain('Discard draft')
+        const list = await (await get('/admin/content/articles?q=Original')).text()
+        expect(list).toContain('<span class="badge exists">published</span>')
+        expect(list).not.toContain('modified')
+      })
+    })
+
+    it('shows the list\'s statuses when the publication filters pass the API\'s scan budget (the published versions read instead)', async () => {
+      const small = await createTestContext({ rest: { maxScan: 4 } })
+      const token = await small.token()
+      const make = async (title: string, status?: 'draft') =>
+        ((await (await small.request('POST', `/api/articles?locale=en${status === undefined ? '' : '&status=draft'}`, { token, body: { data: { title } } })).json()) as { data: { documentId: string } }).data.documentId
+      for (let i = 0; i < 5; i++) await make(`Never published ${i}`, 'draft') // more than maxScan: never-published is refused
+      await make('Live')
+      const changed = await make('Changed')
+      await small.request('PUT', `/api/articles/${changed}?locale=en&status=draft`, { token, body: { data: { title: 'Changed again' } } })
+      const inner = createApiClient(small.services)
+      const answers: string[] = []
+      const counted: ApiClient = { call: async (method, path, ...rest) => { const answer = await inner.call(method, path, ...rest); answers.push(`${answer.status} ${decodeURIComponent(path)}`); return answer } }
+      const html = await (await createAdminUi(small.services, counted).request('/admin/content/articles?pageSize=10', { headers: { Cookie: session.cookie } })).text()
+      expect(answers.filter((line) => line.includes('never-published'))).toEqual([expect.stringMatching(/^400 /)])
+      expect(answers.filter((line) => line.includes('status=published'))).toEqual([expect.stringMatching(/^200 /)])
+      const badges = (title: string) => new RegExp(`>${title}</a></th><td>.*?</td><td class="center"><span class="badge [a-z]+">([a-z]+)</span>`).exec(html)?.[1]
+      expect([badges('Never published 0'), badges('Live'), badges('Changed again')]).toEqual(['draft', 'published', 'modified'])
+    })
+
+    it('reads a list page in a number of API calls that does not grow with the page size', async () => {
+      const token = await ctx.token()
+      for (let i = 0; i < 12; i++) {
+        const id = await (async () => ((await (await ctx.request('POST', '/api/articles?locale=en', { token, body: { data: { title: `Counted ${i}` } } })).json()) as { data: { documentId: string } }).data.documentId)()
+        if (i % 3 === 0) await ctx.request('PUT', `/api/articles/${id}?locale=fr&status=draft`, { token, body: { data: { title: `Compté ${i}` } } })
+      }
+      const calls: string[] = []
+      const inner = createApiClient(ctx.services)
+      const counted: ApiClient = { call: (method, path, ...rest) => (calls.push(`${method} ${path}`), inner.call(method, path, ...rest)) }
+      const ui = createAdminUi(ctx.services, counted)
+      const callsFor = async (pageSize: number) => {
+        calls.length = 0
+        const response = await ui.request(`/admin/content/articles?q=Counted&pageSize=${pageSize}`, { headers: { Cookie: session.cookie } })
+        const html = await response.text()
+        expect(response.status).toBe(200)
+        return { calls: calls.length, rows: html.match(/<tr><th scope="row">/g)?.length ?? 0 }
+      }
+      const localeCount = ((await (await ctx.request('GET', '/api/i18n/locales')).json()) as unknown[]).length
+      const small = await callsFor(10)
+      const large = await callsFor(25)
+      expect([small.rows, large.rows]).toEqual([10, 12])
+      expect(large.calls).toBe(small.calls)
+      // The locales, the page, then per locale its never-published and modified versions, and per
+      // locale but the page's own (en here) the drafts of its documents.
+      expect(small.calls).toBe(2 + 3 * localeCount - 1)
     })
   })
 })

@@ -214,6 +214,25 @@ describe('filters on GET /api/articles', () => {
       (doc) => [pivot.documentId, low.documentId].includes(doc.documentId), { locale: '*' })
   })
 
+  it('reads the documents a documentId $in names by key: one BatchGet for the page, whatever the number of ids', async () => {
+    const named = docs.filter((doc) => doc.locale === 'en').slice(0, 30)
+    const ids = [...named.map((doc) => doc.documentId), 'not-a-document-id', '']
+    const query = ids.map((id, i) => `filters[$and][0][documentId][$in][${i}]=${encodeURIComponent(id)}`).join('&')
+    const calls: string[] = []
+    ctx.db.middlewareStack.add((next, context) => async (args) => {
+      calls.push(context.commandName)
+      return next(args)
+    }, { step: 'initialize', name: 'calls' })
+    try {
+      await compare(`${query}&filters[$and][1][views][$gte]=0`, (doc) => named.some((one) => one.documentId === doc.documentId) && doc.views !== null && doc.views >= 0, { sort: 'title' })
+    } finally {
+      ctx.db.middlewareStack.remove('calls')
+    }
+    // The versions by key in one BatchGetItem, the count item alongside: no Query per id.
+    expect(calls.filter((name) => name === 'QueryCommand')).toEqual([])
+    expect(calls.filter((name) => name === 'BatchGetItemCommand')).toHaveLength(1)
+  })
+
   it('filters[locale] filters the versions locale=* selected and never replaces locale', async () => {
     await compare('filters[locale]=sv', (doc) => doc.locale === 'sv', { locale: '*', sort: 'title' })
     await compare('filters[locale][$ne]=sv&filters[views][$gt]=0', (doc) => doc.locale !== 'sv' && views((n) => n > 0)(doc), { locale: '*' })

@@ -16,6 +16,7 @@ import { matchesFilter, type Filter } from '../../query/filters.js'
 import { sortComparator, type SortEntry } from '../../query/sort.js'
 import { ATTR, INDEX, META, indexedFields, listKey, parseList, slotIndex, slotKey } from '../../table.js'
 import { guarded } from '../client.js'
+import { DOCUMENT_ID } from '../documents.js'
 import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
 import { planFilter, type KeyRange } from './plan.js'
@@ -223,6 +224,8 @@ export class ListReader {
   /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
   private async filtered(type: ContentType, request: ListRequest, validator: Validator): Promise<ListResult> {
     const filter = request.filter as Filter
+    const documentIds = documentIdPoints(filter)
+    if (documentIds !== undefined) return this.byDocumentIds(type, request, documentIds, validator)
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
@@ -247,6 +250,26 @@ export class ListReader {
     const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
     const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
     return { versions: await this.fetch(type, page, validator), total: matches.length }
+  }
+
+  /**
+   * A page of a filter that names its documents (`documentId` `$eq`/`$in`, alone or in an `$and`):
+   * their versions in the lists are read by key (an item's sort key is its list's name), in
+   * `BatchGetItem`s of 100, then checked against the whole filter, ordered and counted.
+   */
+  private async byDocumentIds(type: ContentType, request: ListRequest, documentIds: readonly string[], validator: Validator): Promise<ListResult> {
+    // Only a well-formed documentId can name a document (and an empty key would be refused).
+    const named = documentIds.filter((documentId) => DOCUMENT_ID.test(documentId))
+    const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, locale: list })))
+    if (keys.length > request.maxScan) throw overBudget(request.maxScan)
+    void validator.get()
+    const items = await this.batchGet(keys, versionProjection(type))
+    const versions = items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
+    const matches = versions.map((version) => ({ version, values: versionValues(version) })).filter(({ values }) => matchesFilter(request.filter as Filter, values, request.collation, type))
+    const compare = sortComparator(request.sort, type, request.collation)
+    const page = matches.sort((a, b) => compare(a.values, b.values)).slice(request.offset, request.offset + request.limit)
+    await validator.get()
+    return { versions: page.map(({ version }) => version), total: matches.length }
   }
 
   /**
@@ -416,6 +439,18 @@ function toEntry(item: Item, slot: number, type?: ContentType): Entry {
   const own = stored === undefined && type !== undefined ? versionValues(itemToVersion(type, item)) : stored
   const values = { ...own, id: Number(item[ATTR.id]), documentId }
   return { key: { documentId, locale: String(item.locale) }, sortKey: String(item[slotKey(slot)] ?? ''), values }
+}
+
+/**
+ * The documentIds a filter keeps its matches among, when it names them: a `documentId` `$eq` or
+ * `$in` condition, alone or as a member of an `$and`. Undefined otherwise.
+ */
+export function documentIdPoints(filter: Filter): string[] | undefined {
+  if (filter.kind === 'condition') {
+    return filter.field === 'documentId' && (filter.operator === '$eq' || filter.operator === '$in') ? [...new Set(filter.values.map(String))] : undefined
+  }
+  if (filter.kind !== 'and') return undefined
+  return filter.filters.map(documentIdPoints).find((points) => points !== undefined)
 }
 
 function overBudget(maxScan: number) {
