@@ -220,7 +220,7 @@ describe('filters on GET /api/articles', () => {
     const query = ids.map((id, i) => `filters[$and][0][documentId][$in][${i}]=${encodeURIComponent(id)}`).join('&')
     const calls: string[] = []
     ctx.db.middlewareStack.add((next, context) => async (args) => {
-      calls.push(context.commandName)
+      calls.push(String(context.commandName))
       return next(args)
     }, { step: 'initialize', name: 'calls' })
     try {
