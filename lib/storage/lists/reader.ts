@@ -260,11 +260,13 @@ export class ListReader {
   private async byDocumentIds(type: ContentType, request: ListRequest, documentIds: readonly string[], validator: Validator): Promise<ListResult> {
     // Only a well-formed documentId can name a document (and an empty key would be refused).
     const named = documentIds.filter((documentId) => DOCUMENT_ID.test(documentId))
+    // Bounded by the ids a query can name (qs's array limit) per list; like index entries, the
+    // versions found count against the scan budget.
     const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, locale: list })))
-    if (keys.length > request.maxScan) throw overBudget(request.maxScan)
     void validator.get()
     const items = await this.batchGet(keys, versionProjection(type))
     const versions = items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
+    if (versions.length > request.maxScan) throw overBudget(request.maxScan)
     const matches = versions.map((version) => ({ version, values: versionValues(version) })).filter(({ values }) => matchesFilter(request.filter as Filter, values, request.collation, type))
     const compare = sortComparator(request.sort, type, request.collation)
     const page = matches.sort((a, b) => compare(a.values, b.values)).slice(request.offset, request.offset + request.limit)
