@@ -1,7 +1,8 @@
+import qs from 'qs'
 import { describe, expect, it } from 'vitest'
 import { article } from '../support/types.js'
 import { errorOf } from '../support/errors.js'
-import { MAX_QUERY_LENGTH, parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from '../../lib/query/parse.js'
+import { MAX_QUERY_LENGTH, parseItemQuery, parseSearch, parseListQuery, parseReadQuery, parseWriteQuery } from '../../lib/query/parse.js'
 
 const rest = { defaultLimit: 25, maxLimit: 100, findOneShape: 'array' as const }
 const list = (search: string) => parseListQuery(`http://x/api/articles?${search}`, article, rest)
@@ -148,5 +149,14 @@ describe('qs depth for filters', () => {
     const error = errorOf(() => list(Array.from({ length: 101 }, (_, i) => `filters[views][$in][${i}]=${i}`).join('&')))
     expect(error.status).toBe(400)
     expect(error.message).toMatch(/100/)
+  })
+})
+
+describe('parseSearch', () => {
+  // Plain `key=value` queries skip qs: they must read exactly as qs reads them.
+  it.each(['', 'locale=en', 'locale=en&status=draft', 'locale=en&locale=fr', 'locale', 'locale=', '=en', '&', 'locale=en&', 'a=1&&b=2', 'a=b=c',
+    'sort=title:desc', 'locale=*', 'a.b=1', 'a=%20', 'a=+', '__proto__=x', 'constructor=x&toString=y'])('reads %j as qs does', (search) => {
+    const expected = qs.parse(search, { depth: 20, arrayLimit: 100, parameterLimit: 1000, plainObjects: true, allowPrototypes: false, allowDots: false, comma: false })
+    expect(parseSearch(`http://x/?${search}`)).toStrictEqual(expected)
   })
 })
