@@ -20,17 +20,7 @@ export interface AppLimits {
 }
 
 const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'], exposeHeaders: ['ETag', 'Content-Language'], maxAge: 600 }
-const EXPOSE_HEADERS = CORS.exposeHeaders.join(',')
-
-/**
- * The CORS headers of every answer but a preflight, as hono/cors sets them for origin `*`, set on
- * the answer once made: set before it, they cost two more Response objects a request.
- */
-const corsHeaders: MiddlewareHandler = async (c, next) => {
-  await next()
-  c.res.headers.set('Access-Control-Allow-Origin', CORS.origin)
-  c.res.headers.set('Access-Control-Expose-Headers', EXPOSE_HEADERS)
-}
+const corsHeaders = cors(CORS)
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
