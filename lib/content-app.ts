@@ -175,13 +175,20 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return written(c, version, query.fields)
   }
 
+  /** The publication actions by route name: the change each makes to one locale (`newId` for a first publication). */
+  const ACTIONS = {
+    publish: (versions: readonly Version[], locale: string, newId: number | undefined, now: string) => publishVersion(type, versions, locale, newId, now),
+    unpublish: (versions: readonly Version[], locale: string) => unpublishVersion(versions, locale),
+    'discard-draft': (versions: readonly Version[], locale: string, _newId: number | undefined, now: string) => discardDraft(type, versions, locale, now),
+  } satisfies Record<string, (versions: readonly Version[], locale: string, newId: number | undefined, now: string) => Change>
+
   /**
    * A publication action (content-model.md §15) on `locale`'s versions, or on every locale with
    * `*` (skipping the locales it does not apply to; 404 only when none): one transaction. If-Match
    * names the draft. The answer is the version the action leaves (an array with `*`).
    */
-  const publicationAction = async (c: Context, documentId: string, action: string) => {
-    const act = ACTIONS[action] as NonNullable<(typeof ACTIONS)[string]>
+  const publicationAction = async (c: Context, documentId: string, action: keyof typeof ACTIONS) => {
+    const act = ACTIONS[action]
     await caller(c, 'publish')
     const query = parseWriteQuery(c.req.url, type, true)
     const locale = await localeOf(query.locale, true)
@@ -217,11 +224,6 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     }, state)
     if (locale !== WILDCARD) return written(c, results[0] as Version, query.fields)
     return json(c, { data: results.map((version) => shown(version, query.fields)), meta: {} })
-  }
-  const ACTIONS: Record<string, ((versions: readonly Version[], locale: string, newId: number | undefined, now: string) => Change) | undefined> = {
-    publish: (versions, locale, newId, now) => publishVersion(type, versions, locale, newId, now),
-    unpublish: (versions, locale) => unpublishVersion(versions, locale),
-    'discard-draft': (versions, locale, _newId, now) => discardDraft(type, versions, locale, now),
   }
 
   /**
@@ -282,7 +284,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const startedAt = Date.now()
       const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
       const read = (validator: Validator) =>
-        partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.published(type, request, partitions, validator))
+        partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
         : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
       // move with every change to their versions (a partition's only when its members change).
@@ -330,7 +332,6 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
-        if (!DOCUMENT_ID.test(documentId)) throw notFound()
         const versions = (await documents.getDocument(type, documentId)).versions
           .filter((version) => version.status === status && (query.filters === undefined || matchesFilter(query.filters, versionValues(version), WILDCARD, type)))
         if (versions.length === 0) throw notFound()
@@ -361,7 +362,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     })
     allowOnly(app, item, ['GET', 'PUT', 'DELETE'])
     if (type.draftAndPublish) {
-      for (const name of Object.keys(ACTIONS)) {
+      for (const name of Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]) {
         app.post(`${item}/actions/${name}`, (c) => publicationAction(c, documentIdOf(c), name))
         allowOnly(app, `${item}/actions/${name}`, ['POST'])
       }
@@ -393,7 +394,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   })
   allowOnly(app, root, ['GET', 'PUT', 'DELETE'])
   if (type.draftAndPublish) {
-    for (const name of Object.keys(ACTIONS)) {
+    for (const name of Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]) {
       app.post(`${root}/actions/${name}`, (c) => publicationAction(c, documentId, name))
       allowOnly(app, `${root}/actions/${name}`, ['POST'])
     }

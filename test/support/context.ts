@@ -55,16 +55,7 @@ export async function createTestContext(
   const services = createServices(db, config, secrets, types)
   const app = createServerApp(services, () => undefined)
 
-  const request: TestContext['request'] = (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
-    let body: string | undefined
-    if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
-      headers['Content-Type'] ??= 'application/json'
-    }
-    return Promise.resolve(app.request(path, { method, headers, body }))
-  }
+  const request = requestsTo(app)
   const admin: TestContext['admin'] = (method, path, body) =>
     request(method, path, { body, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
   const token: TestContext['token'] = async (type = 'full-access', permissions) => {
@@ -81,18 +72,28 @@ export async function createTestContext(
   return { app, services, db, config, endpoint, request, admin, token, addLocales }
 }
 
-/** A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same admin token. */
-export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}): Pick<TestContext, 'app' | 'request'> {
-  const services = createServices(ctx.db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
-  const app = createServerApp(services)
-  const request: TestContext['request'] = (method, path, options = {}) => {
+/** Sends requests to `app` as a client would: `body` objects as JSON, `token` as a bearer. */
+export function requestsTo(app: Hono): TestContext['request'] {
+  return (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }
     if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-    if (body !== undefined) headers['Content-Type'] ??= 'application/json'
+    let body: string | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+      headers['Content-Type'] ??= 'application/json'
+    }
     return Promise.resolve(app.request(path, { method, headers, body }))
   }
-  return { app, request }
+}
+
+/**
+ * A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same
+ * admin token; on `db`, or a DynamoDB client of its own to hold or count its calls alone.
+ */
+export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}, db: DynamoDBDocumentClient = ctx.db): Pick<TestContext, 'app' | 'request'> {
+  const services = createServices(db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
+  const app = createServerApp(services)
+  return { app, request: requestsTo(app) }
 }
 
 /**

@@ -2,11 +2,8 @@
 // the publication actions, reads per status, and a brute-force view of every version of the
 // documents a test made, to compare list answers and counts with.
 import { expect } from 'vitest'
-import type { TestContext } from './context.js'
-import { createServerApp } from '../../lib/server-app.js'
-import { createServices } from '../../lib/services.js'
+import { createPeer, type TestContext } from './context.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
-import { ADMIN_TOKEN, TOKEN_HASH_SECRET } from './context.js'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 
 export type Doc = Record<string, any>
@@ -140,14 +137,5 @@ export async function expectListsMatchBruteForce(
  */
 export function isolatedPeer(ctx: TestContext): Requester & { db: DynamoDBDocumentClient } {
   const db = createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint })
-  const services = createServices(db, ctx.config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
-  const app = createServerApp(services, () => undefined)
-  const request: TestContext['request'] = (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-    if (body !== undefined) headers['Content-Type'] ??= 'application/json'
-    return Promise.resolve(app.request(path, { method, headers, body }))
-  }
-  return { request, db }
+  return { request: createPeer(ctx, {}, db).request, db }
 }

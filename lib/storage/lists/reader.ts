@@ -199,7 +199,7 @@ export class ListReader {
    * per partition. Otherwise every entry of the partitions, within `maxScan`, filtered and
    * ordered in memory.
    */
-  async published(type: ContentType, request: ListRequest, partitions: readonly string[], validator: Validator): Promise<ListResult> {
+  async inPublicationStates(type: ContentType, request: ListRequest, partitions: readonly string[], validator: Validator): Promise<ListResult> {
     const { offset, limit } = request
     const primary = request.sort[0] ?? { field: 'id', order: 'asc' as const }
     const read = (list: string, want: number, forward: boolean, exact: boolean) =>
@@ -214,11 +214,7 @@ export class ListReader {
     const total = (await validator.get()).total
     if (total > request.maxScan) throw overBudget(request.maxScan)
     const items = (await Promise.all(partitions.map((partition) => read(partition, request.maxScan + 1, true, false)))).flat()
-    const versions = items.map((item) => itemToVersion(type, item))
-    const matches = request.filter === undefined ? versions : versions.filter((version) => matchesFilter(request.filter as Filter, versionValues(version), request.collation, type))
-    const compare = sortComparator(request.sort, type, request.collation)
-    const page = matches.map((version) => ({ version, values: versionValues(version) })).sort((a, b) => compare(a.values, b.values)).slice(offset, offset + limit)
-    return { versions: page.map(({ version }) => version), total: matches.length }
+    return orderedPage(type, request, items.map((item) => itemToVersion(type, item)))
   }
 
   /** A filtered page: the planned entries (or the whole lists), each checked against the filter. */
@@ -267,11 +263,8 @@ export class ListReader {
     const items = await this.batchGet(keys, versionProjection(type))
     const versions = items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
     if (versions.length > request.maxScan) throw overBudget(request.maxScan)
-    const matches = versions.map((version) => ({ version, values: versionValues(version) })).filter(({ values }) => matchesFilter(request.filter as Filter, values, request.collation, type))
-    const compare = sortComparator(request.sort, type, request.collation)
-    const page = matches.sort((a, b) => compare(a.values, b.values)).slice(request.offset, request.offset + request.limit)
     await validator.get()
-    return { versions: page.map(({ version }) => version), total: matches.length }
+    return orderedPage(type, request, versions)
   }
 
   /**
@@ -441,6 +434,15 @@ function toEntry(item: Item, slot: number, type?: ContentType): Entry {
   const own = stored === undefined && type !== undefined ? versionValues(itemToVersion(type, item)) : stored
   const values = { ...own, id: Number(item[ATTR.id]), documentId }
   return { key: { documentId, locale: String(item.locale) }, sortKey: String(item[slotKey(slot)] ?? ''), values }
+}
+
+/** The page of `versions` (whole documents read) that the request's filter keeps, in its order, and their count. */
+function orderedPage(type: ContentType, request: ListRequest, versions: readonly Version[]): ListResult {
+  const compare = sortComparator(request.sort, type, request.collation)
+  const matches = versions.map((version) => ({ version, values: versionValues(version) }))
+    .filter(({ values }) => request.filter === undefined || matchesFilter(request.filter, values, request.collation, type))
+  const page = matches.sort((a, b) => compare(a.values, b.values)).slice(request.offset, request.offset + request.limit)
+  return { versions: page.map(({ version }) => version), total: matches.length }
 }
 
 /**
