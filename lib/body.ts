@@ -52,7 +52,8 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
   const attributes: Attributes = {}
   const fail = (name: string, message: string) => errors.push({ path: [name], message, name: 'ValidationError' })
   for (const [name, value] of Object.entries(data)) {
-    if (name === 'locale') continue
+    // Relations are read by lib/relations/write.ts.
+    if (name === 'locale' || Object.hasOwn(type.relations, name)) continue
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
     if (name === 'publishedAt') {
       // Publication is asked with `status` or the publish action (content-model.md §15), never set.

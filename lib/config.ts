@@ -28,6 +28,10 @@ export const RestConfigSchema = v.object({
    * start, per list revision), so a deeper page resumes near it; 0 turns them off.
    */
   listMarks: v.optional(NonNegativeInt, 20_000),
+  /** `api.rest.relations.maxLinks`: most links a to-many relation holds per version (content-model.md §16). */
+  relations: v.optional(v.object({ maxLinks: v.optional(PositiveInt, 1000) }), {}),
+  /** `api.rest.populate.maxDocuments`: most populated documents in one answer (content-model.md §16). */
+  populate: v.optional(v.object({ maxDocuments: v.optional(PositiveInt, 1000) }), {}),
 })
 
 export type RestConfig = v.InferOutput<typeof RestConfigSchema>
@@ -74,6 +78,8 @@ const VARIABLES: Record<string, string> = {
   'rest.cache.staleWhileRevalidate': 'API_REST_CACHE_STALE_WHILE_REVALIDATE',
   'rest.pageCache': 'API_REST_PAGE_CACHE',
   'rest.listMarks': 'API_REST_LIST_MARKS',
+  'rest.relations.maxLinks': 'API_REST_RELATIONS_MAX_LINKS',
+  'rest.populate.maxDocuments': 'API_REST_POPULATE_MAX_DOCUMENTS',
   cacheTtlMs: 'CACHE_TTL_MS',
   maxBodyBytes: 'MAX_BODY_BYTES',
   'log.serviceName': 'POWERTOOLS_SERVICE_NAME',
@@ -115,6 +121,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
       },
       pageCache: int('API_REST_PAGE_CACHE'),
       listMarks: int('API_REST_LIST_MARKS'),
+      relations: { maxLinks: int('API_REST_RELATIONS_MAX_LINKS') },
+      populate: { maxDocuments: int('API_REST_POPULATE_MAX_DOCUMENTS') },
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),

@@ -4,7 +4,7 @@
 import type { Context, Hono } from 'hono'
 import { TRUSTED_CALLER, type Caller } from './access.js'
 import { parseBody, uidsToDerive, type Attributes, type BodyMode } from './body.js'
-import { routeName, type ContentType } from './content-types.js'
+import { routeName, typeByUid, type ContentType } from './content-types.js'
 import { PRIVATE_ANSWER, cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
 import { ApiError, badRequest, conflict, notFound, preconditionFailed } from './errors.js'
@@ -22,6 +22,11 @@ import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, writeVersion, type Change } from './document-changes.js'
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
+import { writeInverse } from './relations/inverse.js'
+import { checkAccess, populate, type Populated } from './relations/populate.js'
+import { parsePopulate } from './relations/populate-query.js'
+import { checkTargets } from './relations/targets.js'
+import { parseLinkOps, resolveLinks, type LinkOp } from './relations/write.js'
 
 /** The publication states each `publicationFilter` keeps (content-model.md §15; see PublicationState). */
 const PUBLICATION_STATES: Record<PublicationFilter, readonly PublicationState[]> = {
@@ -60,10 +65,39 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     trusted.requireAny(type, ...actions)
     return trusted
   }
-  const shown = (version: Version, fields: readonly string[] | undefined) => selectFields(toDocument(type, version), fields)
-  const written = (c: Context, version: Version, fields: readonly string[] | undefined) => {
+  const shown = (version: Version, fields: readonly string[] | undefined, populated?: Populated) =>
+    populated === undefined ? selectFields(toDocument(type, version), fields) : { ...selectFields(toDocument(type, version), fields), ...populated.get(version) }
+  const typeOf = (uid: string) => typeByUid(services.types, uid) as ContentType
+
+  /**
+   * A request's `populate` (content-model.md §16), checked against what `who` may read in
+   * `status`: the function that populates a page read in a locale (each version's own for `*`),
+   * or undefined when nothing is populated.
+   */
+  const populatorOf = (who: Caller, raw: unknown, status: Status, fallback: boolean) => {
+    const tree = parsePopulate(raw, type, typeOf)
+    if (tree === undefined) return undefined
+    const may = (target: ContentType) => who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts'))
+    const context = { services, status, fallback, may, left: config.rest.populate.maxDocuments }
+    const checked = checkAccess(context, type, tree)
+    return (versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale)
+  }
+  type Populator = NonNullable<ReturnType<typeof populatorOf>>
+
+  /** An answer with populated relations: its ETag is its body's (the targets' changes move it), a 304 when it matches. */
+  const populatedAnswer = (c: Context, text: string, locale?: string) => {
+    const tag = listTag({ body: text }, 0)
+    if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
+    if (locale !== undefined) c.header('Content-Language', locale)
+    c.header('ETag', tag)
+    return jsonText(c, text)
+  }
+
+  const written = async (c: Context, version: Version, query: { fields: readonly string[] | undefined; populate: unknown; status: Status | undefined }, who: Caller) => {
     c.header('ETag', etagOf(version))
-    return json(c, { data: shown(version, fields), meta: {} })
+    const populator = populatorOf(who, query.populate, version.status, true)
+    const populated = populator === undefined ? undefined : await populator([version], version.locale)
+    return json(c, { data: shown(version, query.fields, populated), meta: {} })
   }
 
   /**
@@ -91,13 +125,18 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return requested ?? 'published'
   }
 
-  /** Parses a write's body, and derives each `uid` it leaves unset from its target field, unique in `locale`. */
-  const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string): Promise<Attributes> => {
+  /**
+   * Parses a write's body: its attributes, each `uid` it leaves unset derived from its target
+   * field (unique in `locale`), and its relation operations, whose targets must exist (§16).
+   */
+  const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string): Promise<{ attributes: Attributes; links: Record<string, LinkOp> }> => {
     const attributes = parseBody(body, type, mode)
+    const links = parseLinkOps((body as { data: Record<string, unknown> }).data, type)
     for (const { name, base } of uidsToDerive(type, mode, body, attributes)) {
       attributes[name] = await documents.availableUid(type, name, versionList(locale, bodyStatus), base, documentId)
     }
-    return attributes
+    await checkTargets(services, type, links, locale)
+    return { attributes, links }
   }
 
   /**
@@ -129,8 +168,12 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return version
   }
 
-  /** A GET answer for one version: its ETag, a 304 when it matches, and the locale it was found in. */
-  const readAnswer = (c: Context, version: Version, body: () => unknown) => {
+  /**
+   * A GET answer for one version: its ETag, a 304 when it matches, and the locale it was found in;
+   * with `populator`, the populated relations of `locale` (the request's, which the targets follow).
+   */
+  const readAnswer = async (c: Context, version: Version, body: (populated?: Populated) => unknown, populator?: Populator, locale?: string) => {
+    if (populator !== undefined) return populatedAnswer(c, JSON.stringify(body(await populator([version], locale ?? version.locale))), version.locale)
     const tag = etagOf(version)
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
     c.header('Content-Language', version.locale)
@@ -144,7 +187,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    * to the document as read on each attempt of the write, so concurrent independent writes merge.
    * If-Match names the version of the request's status.
    */
-  const putVersion = async (c: Context, who: Caller, state: DocumentState, locale: string, query: { fields: readonly string[] | undefined; status: Status | undefined }) => {
+  const putVersion = async (c: Context, who: Caller, state: DocumentState, locale: string, query: { fields: readonly string[] | undefined; status: Status | undefined; populate: unknown }) => {
     const publish = query.status !== 'draft'
     const answerStatus: Status = type.draftAndPublish && !publish ? 'draft' : 'published'
     const existing = versionIn(state.versions, locale, bodyStatus)
@@ -153,7 +196,9 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const expectedRev = expectedRevision(c.req.header('if-match'), versionIn(state.versions, locale, answerStatus))
     const body = await readJsonBody(c, config.maxBodyBytes)
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
-    const attributes = await attributesOf(body, mode, locale, state.documentId)
+    const { attributes, links } = await attributesOf(body, mode, locale, state.documentId)
+    // Links that cannot apply (a position relative to a target not linked, too many) are a 400 before ids are drawn.
+    resolveLinks(type, links, existing, config.rest.relations.maxLinks)
     // A version too large to store (413) or holding a taken unique value (400) is refused before the
     // id sequence moves, so a rejected request writes nothing.
     if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
@@ -170,9 +215,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
       }
       const draftId = existing === undefined ? ids[0] : undefined
-      return writeVersion(type, current.documentId, current.versions, locale, publish, attributes, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
+      const values = { ...attributes, ...resolveLinks(type, links, target, config.rest.relations.maxLinks) }
+      return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
     }, state)
-    return written(c, version, query.fields)
+    await writeInverse(services, type, state.documentId, locale, publish, links)
+    return written(c, version, query, who)
   }
 
   /** The publication actions by route name: the change each makes to one locale (`newId` for a first publication). */
@@ -189,7 +236,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    */
   const publicationAction = async (c: Context, documentId: string, action: keyof typeof ACTIONS) => {
     const act = ACTIONS[action]
-    await caller(c, 'publish')
+    const who = await caller(c, 'publish')
     const query = parseWriteQuery(c.req.url, type, true)
     const locale = await localeOf(query.locale, true)
     const state = await loadDocument(documentId)
@@ -222,7 +269,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       if (acted.length === 0) throw notFound()
       return { versions, result: acted }
     }, state)
-    if (locale !== WILDCARD) return written(c, results[0] as Version, query.fields)
+    if (locale !== WILDCARD) return written(c, results[0] as Version, query, who)
     return json(c, { data: results.map((version) => shown(version, query.fields)), meta: {} })
   }
 
@@ -265,10 +312,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
   if (type.kind === 'collection') {
     app.get(root, async (c) => {
-      await caller(c, 'find')
+      const who = await caller(c, 'find')
       const query = parseListQuery(c.req.url, type, config.rest)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status, query.publicationFilter)
+      const populator = populatorOf(who, query.populate, status, query.fallback !== false)
       // `publicationFilter` selects among a locale's own versions (no fallback), by publication state.
       const chain = query.fallback !== false && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
@@ -289,6 +337,12 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
       // move with every change to their versions (a partition's only when its members change).
       const validator = lists.validator(type, listNames, partitions)
+      if (populator !== undefined) {
+        // The page and its targets, read each time: the answer's ETag is its body's.
+        const page = await read(validator)
+        const populated = await populator(page.versions, locale)
+        return populatedAnswer(c, JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields, populated)), meta: { pagination: paginationMeta(query.pagination, page.total) } }))
+      }
       // The validator alone answers a 304 or a cached page; otherwise the page is read with it
       // (alongside, or in the BatchGet of the page's documents).
       const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : await read(validator)
@@ -305,29 +359,32 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     })
 
     app.post(root, async (c) => {
-      await caller(c, 'create')
+      const who = await caller(c, 'create')
       const query = parseWriteQuery(c.req.url, type)
       const locale = await localeOf(query.locale)
       const documentId = newDocumentId()
-      const attributes = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
+      const { attributes, links } = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
       await documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
       // Without `status=draft`, a draft & publish type's new draft is published too: two versions, two ids.
       const publish = query.status !== 'draft'
       const [draft, published] = await documents.nextIds(type, type.draftAndPublish && publish ? 2 : 1)
       const version = await documents.create(type, documentId, locale, (current, now) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-        return writeVersion(type, documentId, [], locale, publish, attributes, { draft: draft as number, published }, now)
+        const values = { ...attributes, ...resolveLinks(type, links, undefined, config.rest.relations.maxLinks) }
+        return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
       })
-      return written(c, version, query.fields)
+      await writeInverse(services, type, documentId, locale, publish, links)
+      return written(c, version, query, who)
     })
     allowOnly(app, root, ['GET', 'POST'])
 
     const item = `${root}/:documentId`
     app.get(item, async (c) => {
-      await caller(c, 'findOne')
+      const who = await caller(c, 'findOne')
       const query = parseReadQuery(c.req.url, type)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status)
+      const populator = populatorOf(who, query.populate, status, query.fallback !== false)
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
@@ -337,15 +394,19 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         if (versions.length === 0) throw notFound()
         const pageSize = Math.max(config.rest.defaultLimit, versions.length)
         const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
+        if (populator !== undefined) {
+          const populated = await populator(versions, WILDCARD)
+          return populatedAnswer(c, JSON.stringify({ data: versions.map((version) => shown(version, query.fields, populated)), meta }))
+        }
         const tag = listTag({ versions: versions.map((version) => etagOf(version)), fields: query.fields }, 0)
         if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
         c.header('ETag', tag)
         return json(c, { data: versions.map((version) => shown(version, query.fields)), meta })
       }
       const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
-      if (config.rest.findOneShape === 'object') return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
+      if (config.rest.findOneShape === 'object') return readAnswer(c, version, (populated) => ({ data: shown(version, query.fields, populated), meta: {} }), populator, locale)
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
-      return readAnswer(c, version, () => ({ data: [shown(version, query.fields)], meta }))
+      return readAnswer(c, version, (populated) => ({ data: [shown(version, query.fields, populated)], meta }), populator, locale)
     })
 
     app.put(item, async (c) => {
@@ -372,12 +433,13 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 
   const documentId = singleTypeDocumentId(type)
   app.get(root, async (c) => {
-    await caller(c, 'find')
+    const who = await caller(c, 'find')
     const query = parseReadQuery(c.req.url, type)
     const locale = await localeOf(query.locale)
     const status = await readStatusOf(c, query.status)
+    const populator = populatorOf(who, query.populate, status, query.fallback !== false)
     const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
-    return readAnswer(c, version, () => ({ data: shown(version, query.fields), meta: {} }))
+    return readAnswer(c, version, (populated) => ({ data: shown(version, query.fields, populated), meta: {} }), populator, locale)
   })
 
   app.put(root, async (c) => {

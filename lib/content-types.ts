@@ -38,6 +38,28 @@ export interface Attribute {
   readonly targetField?: string
 }
 
+/** Strapi's relation kinds (content-model.md §16); `oneWay`/`manyWay` have no inverse. */
+export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany' | 'oneWay' | 'manyWay'
+
+/**
+ * A relation attribute. The owning side (no `mappedBy`) stores its links on each version: a
+ * to-one the target's documentId, a to-many their documentIds in link order. An inverse side
+ * (`mappedBy`) stores nothing: it is read from the owning side's links (lib/relations/).
+ */
+export interface Relation {
+  readonly relation: RelationKind
+  /** The target type's uid. */
+  readonly target: string
+  /** This side links many targets. */
+  readonly many: boolean
+  /** Owning side: the inverse attribute on the target, if any. */
+  readonly inversedBy?: string
+  /** Inverse side: the owning attribute on the target. */
+  readonly mappedBy?: string
+  /** Never in an answer, not populatable, filterable or sortable. */
+  readonly private?: boolean
+}
+
 export interface ContentType {
   /** Strapi-style unique id, `api::<api>.<name>`; permissions are named after it. */
   readonly uid: string
@@ -49,8 +71,10 @@ export interface ContentType {
   readonly localized: boolean
   /** `options.draftAndPublish` of the schema file (content-model.md §15). */
   readonly draftAndPublish: boolean
-  /** Attributes in schema order (the order fields appear in responses). */
+  /** Attributes in schema order (the order fields appear in responses), relations apart. */
   readonly attributes: Readonly<Record<string, Attribute>>
+  /** Relation attributes in schema order (content-model.md §16). */
+  readonly relations: Readonly<Record<string, Relation>>
 }
 
 /** System fields every document has; attribute names may not reuse them or storage's own names. */
@@ -104,4 +128,34 @@ export function sortableFields(type: ContentType): string[] {
 /** The type of `uid` among `types`, or undefined. */
 export function typeByUid(types: readonly ContentType[], uid: string): ContentType | undefined {
   return types.find((type) => type.uid === uid)
+}
+
+/** The owning side of a relation: it stores the links (every side without `mappedBy`). */
+export function isOwning(relation: Relation): boolean {
+  return relation.mappedBy === undefined
+}
+
+/**
+ * True when a target may be linked by one source only through this owning side: a bidirectional
+ * `oneToOne`, and `oneToMany` (its "one" side), so linking it elsewhere unlinks it (§16).
+ */
+export function isExclusive(relation: Relation): boolean {
+  return isOwning(relation) && (relation.relation === 'oneToMany' || (relation.relation === 'oneToOne' && relation.inversedBy !== undefined))
+}
+
+/** Relations an answer may populate, in schema order (private ones left out). */
+export function publicRelations(type: ContentType): string[] {
+  return Object.entries(type.relations).filter(([, relation]) => relation.private !== true).map(([name]) => name)
+}
+
+const owned = new WeakMap<ContentType, readonly string[]>()
+
+/** The relations whose links a version of `type` stores (its owning sides), in schema order. */
+export function ownedRelations(type: ContentType): readonly string[] {
+  let names = owned.get(type)
+  if (names === undefined) {
+    names = Object.entries(type.relations).filter(([, relation]) => isOwning(relation)).map(([name]) => name)
+    owned.set(type, names)
+  }
+  return names
 }

@@ -6,6 +6,7 @@ import type { Config } from './config.js'
 import type { ContentType } from './content-types.js'
 import { LocaleService } from './locales.js'
 import { DocumentStore } from './storage/documents.js'
+import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { Reindexer } from './storage/reindex.js'
@@ -27,6 +28,8 @@ export interface Services {
   readonly types: readonly ContentType[]
   readonly documents: DocumentStore
   readonly lists: ListReader
+  /** The index of links by target (content-model.md §16). */
+  readonly links: LinkIndex
   readonly locales: LocaleService
   readonly access: AccessService
   readonly reindex: Reindexer
@@ -44,6 +47,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     documents,
     reindex: new Reindexer(db, config.tableName, documents, locales, types),
     lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks)),
+    links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
     adminToken: secrets.adminToken,

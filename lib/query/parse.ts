@@ -166,6 +166,8 @@ export interface WriteQuery extends ItemQuery {
   readonly fields: readonly string[] | undefined
   /** `status` as sent (draft & publish types; undefined otherwise): `draft` writes the draft only. */
   readonly status: Status | undefined
+  /** `populate` as qs gave it (lib/relations/populate-query.ts reads it against every type); undefined when absent. */
+  readonly populate: unknown
 }
 
 export interface ReadQuery extends WriteQuery {
@@ -189,6 +191,7 @@ function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuer
     filters: parseFilters(parsed.filters, type),
     fields: parseFields(parsed.fields, type),
     fallback: readFallback(parsed.fallback, locale),
+    populate: parsed.populate,
   }
 }
 
@@ -198,7 +201,7 @@ function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuer
  */
 export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'status', 'publicationFilter', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback'])
+  rejectUnknownKeys(parsed, ['locale', 'status', 'publicationFilter', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback', 'populate'])
   const query = readQuery(parsed, type)
   const search = searchFilter(parsed._q, type)
   return {
@@ -213,7 +216,7 @@ export function parseListQuery(url: string, type: ContentType, rest: Pick<RestCo
 /** Parses the query of get one and the single-type GET: `locale`, `filters`, `fields`, `fallback`. */
 export function parseReadQuery(url: string, type: ContentType): ReadQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, ['locale', 'status', 'filters', 'fields', 'fallback'])
+  rejectUnknownKeys(parsed, ['locale', 'status', 'filters', 'fields', 'fallback', 'populate'])
   return readQuery(parsed, type)
 }
 
@@ -223,8 +226,8 @@ export function parseReadQuery(url: string, type: ContentType): ReadQuery {
  */
 export function parseWriteQuery(url: string, type: ContentType, action = false): WriteQuery {
   const parsed = parseSearch(url)
-  rejectUnknownKeys(parsed, action ? ['locale', 'fields'] : ['locale', 'status', 'fields'])
-  return { locale: readLocale(parsed.locale), status: readStatus(parsed.status, type), fields: parseFields(parsed.fields, type) }
+  rejectUnknownKeys(parsed, action ? ['locale', 'fields'] : ['locale', 'status', 'fields', 'populate'])
+  return { locale: readLocale(parsed.locale), status: readStatus(parsed.status, type), fields: parseFields(parsed.fields, type), populate: parsed.populate }
 }
 
 /**

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { routeName, type ContentType } from '../content-types.js'
-import { readSchema, SchemaError, type SchemaSource } from './model.js'
+import { checkRelations, readSchema, SchemaError, type SchemaSource } from './model.js'
 
 /** The project's own example types (content-model.md §17), served when no folder is configured. */
 export const DEFAULT_CONTENT_TYPES_DIR = fileURLToPath(new URL('../../functions/content-types/', import.meta.url))
@@ -41,6 +41,7 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): Conte
   const sources = findSchemaFiles(dir)
   if (sources.length === 0) throw new SchemaError(`${dir}: no schema.json found (expected <dir>/<name>/schema.json or <dir>/<api>/content-types/<name>/schema.json)`)
   const types: ContentType[] = []
+  const files = new Map<ContentType, string>()
   const taken = new Map<string, string>()
   for (const source of sources) {
     // Paths inside the working folder are shown relative to it, others as they are.
@@ -60,6 +61,8 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): Conte
       taken.set(name, shown.file)
     }
     types.push(type)
+    files.set(type, shown.file)
   }
+  checkRelations(types, (type) => files.get(type) ?? type.uid)
   return types
 }

@@ -2,7 +2,7 @@
 // the caller reads the file; every problem is a SchemaError of one line naming the file and the
 // key path, so start-up and `cdk synth` stop with a message a person can act on.
 import * as v from 'valibot'
-import { NUMBER_TYPES, SCALAR_TYPES, SEARCHABLE_TEXT_TYPES, type Attribute, type AttributeType, type ContentType } from '../content-types.js'
+import { NUMBER_TYPES, SCALAR_TYPES, SEARCHABLE_TEXT_TYPES, type Attribute, type AttributeType, type ContentType, type Relation, type RelationKind } from '../content-types.js'
 import { RESERVED_NAMES } from '../table.js'
 import { attributeValueSchema } from './values.js'
 
@@ -24,8 +24,8 @@ const NOT_YET: Readonly<Record<string, string>> = {
   component: 'components are not supported yet',
   dynamiczone: 'dynamic zones are not supported yet',
   media: 'media attributes are not supported yet',
-  relation: 'relation attributes are not supported yet',
 }
+
 
 /**
  * Names storage keeps for itself on a version's item (lib/table.ts), the API's system fields, and
@@ -45,6 +45,20 @@ const UID_SOURCES: ReadonlySet<string> = SEARCHABLE_TEXT_TYPES
 const Flag = v.boolean('must be true or false')
 const Length = v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more'))
 const Bound = v.union([v.pipe(v.number(), v.finite()), v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/))], 'must be a number')
+const RELATION_KINDS: readonly RelationKind[] = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay']
+/** A relation attribute's keys (content-model.md §16); admin-panel ones accepted and ignored. */
+const RelationSchema = v.strictObject({
+  type: v.literal('relation'),
+  relation: v.picklist(RELATION_KINDS, `must be one of ${RELATION_KINDS.join(', ')}`),
+  target: v.pipe(v.string('must be a string'), v.regex(/^api::[a-z0-9-]+\.[a-z0-9-]+$/, "must name a type as 'api::<api>.<name>'")),
+  inversedBy: v.optional(v.string('must be a string')),
+  mappedBy: v.optional(v.string('must be a string')),
+  private: v.optional(Flag),
+  configurable: v.optional(Flag),
+  visible: v.optional(Flag),
+  useJoinTable: v.optional(Flag),
+  pluginOptions: v.optional(v.record(v.string(), v.unknown())),
+})
 const I18n = v.strictObject({ localized: v.optional(Flag) }, 'must be an object')
 /** Plugin options Strapi projects carry; only i18n means something here, the others are accepted and ignored. */
 const PluginOptions = v.strictObject({
@@ -156,6 +170,57 @@ function readAttribute(name: string, raw: Record<string, unknown>, localizedType
   return attribute
 }
 
+/** Checks one relation attribute's declaration (its target and inverse are checked with every type, in load.ts). */
+function readRelation(name: string, raw: Record<string, unknown>, fail: (path: string, problem: string) => never): Relation {
+  const at = `attributes.${name}`
+  if (!ATTRIBUTE_NAME.test(name)) fail(at, 'attribute names must start with a letter or _ and hold only letters, digits and _')
+  if (RESERVED.has(name) || SLOT_KEY.test(name)) fail(at, `'${name}' is a reserved name`)
+  const parsed = v.safeParse(RelationSchema, raw)
+  if (!parsed.success) fail('', describe(parsed.issues, ['attributes', name]))
+  const options = parsed.output as v.InferOutput<typeof RelationSchema>
+  if (options.inversedBy !== undefined && options.mappedBy !== undefined) fail(at, 'a relation has inversedBy or mappedBy, not both')
+  const oneWay = options.relation === 'oneWay' || options.relation === 'manyWay'
+  if (oneWay && (options.inversedBy !== undefined || options.mappedBy !== undefined)) fail(`${at}.relation`, `'${options.relation}' has no inverse: remove inversedBy/mappedBy`)
+  return {
+    relation: options.relation,
+    target: options.target,
+    many: options.relation === 'oneToMany' || options.relation === 'manyToMany' || options.relation === 'manyWay',
+    ...(options.inversedBy === undefined ? {} : { inversedBy: options.inversedBy }),
+    ...(options.mappedBy === undefined ? {} : { mappedBy: options.mappedBy }),
+    ...(options.private === true ? { private: true } : {}),
+  }
+}
+
+/** The kind the other side of a bidirectional relation must declare. */
+const INVERSE_KIND: Readonly<Record<string, RelationKind>> = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' }
+
+/**
+ * Checks every relation against the types it names: an existing target, and an inverse declared
+ * on both sides with matching kinds. `fileOf` names the file a type came from.
+ */
+export function checkRelations(types: readonly ContentType[], fileOf: (type: ContentType) => string): void {
+  for (const type of types) {
+    for (const [name, relation] of Object.entries(type.relations)) {
+      const fail = (problem: string): never => {
+        throw new SchemaError(`${fileOf(type)}: attributes.${name}: ${problem}`)
+      }
+      const target = types.find((candidate) => candidate.uid === relation.target)
+      if (target === undefined) fail(`target '${relation.target}' is not a content type of this deployment (${types.map((t) => t.uid).join(', ')})`)
+      const otherName = relation.inversedBy ?? relation.mappedBy
+      if (otherName === undefined) continue
+      const other = (target as ContentType).relations[otherName]
+      const key = relation.inversedBy !== undefined ? 'inversedBy' : 'mappedBy'
+      const back = relation.inversedBy !== undefined ? 'mappedBy' : 'inversedBy'
+      if (other === undefined) fail(`${key} '${otherName}' is not a relation attribute of ${relation.target}`)
+      const inverse = other as Relation
+      if (inverse.target !== type.uid || (back === 'mappedBy' ? inverse.mappedBy : inverse.inversedBy) !== name) {
+        fail(`${key} '${otherName}' does not match: ${relation.target}.${otherName} must declare target '${type.uid}' and ${back} '${name}'`)
+      }
+      if (INVERSE_KIND[relation.relation] !== inverse.relation) fail(`relation '${relation.relation}' does not match ${relation.target}.${otherName}'s '${inverse.relation}' (expected '${INVERSE_KIND[relation.relation]}')`)
+    }
+  }
+}
+
 /** Reads one parsed schema.json into a ContentType; throws a SchemaError on the first problem. */
 export function readSchema(source: SchemaSource, json: unknown): ContentType {
   const fail = (path: string, problem: string): never => {
@@ -172,7 +237,11 @@ export function readSchema(source: SchemaSource, json: unknown): ContentType {
   }
   const localizedType = file.pluginOptions?.i18n?.localized === true
   const attributes: Record<string, Attribute> = {}
-  for (const [name, raw] of Object.entries(file.attributes)) attributes[name] = readAttribute(name, raw, localizedType, fail)
+  const relations: Record<string, Relation> = {}
+  for (const [name, raw] of Object.entries(file.attributes)) {
+    if (raw.type === 'relation') relations[name] = readRelation(name, raw, fail)
+    else attributes[name] = readAttribute(name, raw, localizedType, fail)
+  }
   for (const [name, attribute] of Object.entries(attributes)) {
     if (attribute.targetField === undefined) continue
     const target = attributes[attribute.targetField]
@@ -187,5 +256,6 @@ export function readSchema(source: SchemaSource, json: unknown): ContentType {
     localized: localizedType,
     draftAndPublish: file.options?.draftAndPublish === true,
     attributes,
+    relations,
   }
 }

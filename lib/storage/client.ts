@@ -1,7 +1,7 @@
 // The DynamoDB client and the translation of its failures into ApiErrors. Only lib/storage/
 // touches the SDK.
 import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
 import { ApiError, serviceUnavailable } from '../errors.js'
 import { meterDynamoUsage } from '../observability/dynamo-usage.js'
 
@@ -116,4 +116,35 @@ export async function transactWrite(db: DynamoDBDocumentClient, input: TransactW
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt))
     }
   }
+}
+
+type Item = Record<string, unknown>
+
+/** Keys per BatchGetItem call (DynamoDB's limit). */
+const BATCH_SIZE = 100
+/** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
+const BATCH_ATTEMPTS = 6
+
+/**
+ * Every item of `keys` that exists, in chunks of 100 (read in parallel), retrying unprocessed keys
+ * with backoff; `projection` names the attributes wanted.
+ */
+export async function batchGetItems(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }): Promise<Item[]> {
+  const chunks: Item[][] = []
+  for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE))
+  const read = async (chunk: Item[]) => {
+    const items: Item[] = []
+    let pending = chunk
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      // Keys left unprocessed attempt after attempt mean DynamoDB is throttling: a 503, not a hang.
+      if (attempt >= BATCH_ATTEMPTS) throw serviceUnavailable()
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
+      const request = { [tableName]: { Keys: pending, ...projection } }
+      const result = await guarded(() => db.send(new BatchGetCommand({ RequestItems: request })))
+      items.push(...(result.Responses?.[tableName] ?? []))
+      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Item[]
+    }
+    return items
+  }
+  return (await Promise.all(chunks.map(read))).flat()
 }

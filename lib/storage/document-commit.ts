@@ -15,6 +15,7 @@ import { ConditionFailed, TransactionConflict, transactWrite } from './client.js
 import { countUpdates, planChanges, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
 import { claimedAttribute, claimWrites } from './unique.js'
+import { LinkIndex, linkChanges, type LinkKey } from './links.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
@@ -78,13 +79,17 @@ class TooLarge extends Error {
 class GuardFailed extends Error {}
 
 export class DocumentCommitter {
+  private readonly links: LinkIndex
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly guards: LocaleGuards,
     private readonly read: (type: ContentType, documentId: string) => Promise<DocumentState>,
     private readonly now: () => string,
-  ) {}
+  ) {
+    this.links = new LinkIndex(db, tableName)
+  }
 
   /**
    * Commits `groups` in one transaction and settles each change: its result once committed, or its
@@ -119,6 +124,8 @@ export class DocumentCommitter {
       const extras: TransactItem[] = []
       const changed: TransactItem[] = []
       const lists = new Map<string, number>()
+      // The index of links by target (links.ts): what the batch adds is recorded before it commits, what it removes after.
+      const linked: { revision: number; added: LinkKey[]; removed: LinkKey[] }[] = []
       for (const group of groups) {
         const state = group.state!
         const live = group.changes.filter((pending) => !refused.has(pending))
@@ -130,6 +137,7 @@ export class DocumentCommitter {
         changed.push(...plan.items)
         for (const [list, delta] of plan.lists) lists.set(list, (lists.get(list) ?? 0) + delta)
         extras.push(...claimWrites(type, this.tableName, group.documentId, state.versions, versions, live.some((pending) => pending.rewrite)))
+        linked.push({ revision: (state.headRev ?? 0) + 1, ...linkChanges(type, state.versions, versions) })
       }
       const written = [...new Set(groups.flatMap((group) => group.changes).filter((pending) => outcomes.get(pending)?.ok === true).map((pending) => pending.guardLocale))]
       const checks = written.map((locale) => this.localeCheck(locale, guard))
@@ -143,7 +151,11 @@ export class DocumentCommitter {
       }
       let lostToCommit = false
       try {
-        if (writes) await transactWrite(this.db, { TransactItems: items }, 1)
+        if (writes) {
+          await Promise.all(linked.map(({ revision, added }) => this.links.add(added, revision)))
+          await transactWrite(this.db, { TransactItems: items }, 1)
+          await Promise.all(linked.map(({ revision, removed }) => this.links.remove(removed, revision)))
+        }
         return outcomes
       } catch (error) {
         if (error instanceof ConditionFailed) {

@@ -10,10 +10,10 @@ import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
 import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
-import { guarded } from './client.js'
+import { batchGetItems, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
-import { itemToVersion, listOf, servedKey, versionKey, versionToItem, type Version } from './items.js'
+import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { claimKey, uniqueAttributes } from './unique.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
@@ -76,6 +76,18 @@ export class DocumentStore {
   /** The version of `status` that `locale`'s fallback chain serves, from its served copy (one strongly consistent read). */
   async getServed(type: ContentType, documentId: string, locale: string, status: Status = 'published'): Promise<Version | undefined> {
     return this.getItem(type, servedKey(documentId, locale, status))
+  }
+
+  /**
+   * The versions stored under `keys` (a documentId and a list name: `en`, `draft:en`, `~en`...)
+   * that exist and are of `type`, in `BatchGetItem`s of 100 read in parallel (eventually
+   * consistent, as list pages are): how populate and relation writes read targets.
+   */
+  async getVersions(type: ContentType, keys: readonly { documentId: string; list: string }[]): Promise<Version[]> {
+    if (keys.length === 0) return []
+    const unique = [...new Map(keys.filter((key) => DOCUMENT_ID.test(key.documentId)).map((key) => [`${key.documentId} ${key.list}`, { documentId: key.documentId, locale: key.list }])).values()]
+    const items = await batchGetItems(this.db, this.tableName, unique, versionProjection(type))
+    return items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
   }
 
   /**

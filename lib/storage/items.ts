@@ -1,7 +1,7 @@
 // Mapping between stored items and API documents, and the small pieces of DynamoDB syntax the
 // document store builds (keys, update expressions).
 import type { Attributes } from '../body.js'
-import { isPrivate, publicAttributes, type ContentType } from '../content-types.js'
+import { isPrivate, ownedRelations, publicAttributes, type ContentType } from '../content-types.js'
 import { payloadTooLarge } from '../errors.js'
 import { collatorFor } from '../query/sort.js'
 import { ATTR, HEAD, META, indexedFields, listKey, parseList, publicationList, servedList, slotKey, versionList, type PublicationState, type Status } from '../table.js'
@@ -19,7 +19,11 @@ export interface Version {
   readonly updatedAt: string
   /** When it was last published; null for a draft. */
   readonly publishedAt: string | null
-  /** Attribute values as the API shows them (blocks and json decoded). */
+  /**
+   * Attribute values as the API shows them (blocks and json decoded), and the links of each owning
+   * relation under its name: a to-one's target documentId or null, a to-many's in link order or
+   * null when none (content-model.md §16).
+   */
   readonly attributes: Attributes
 }
 
@@ -68,6 +72,11 @@ export function filterValues(type: ContentType, version: Version): Record<string
     const value = version.attributes[name]
     if (!JSON_TEXT_TYPES.has(attribute.type) && !isPrivate(attribute) && value !== null && value !== undefined) values[name] = value
   }
+  // Links too: a filter through a relation checks them on index entries (lib/relations/filters.ts).
+  for (const name of ownedRelations(type)) {
+    const value = version.attributes[name]
+    if (value !== null && value !== undefined) values[name] = value
+  }
   return values
 }
 
@@ -93,6 +102,10 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const raw = item[name]
     attributes[name] = raw === undefined || raw === null ? null : JSON_TEXT_TYPES.has(attribute.type) ? JSON.parse(raw as string) : raw
+  }
+  for (const name of ownedRelations(type)) {
+    const raw = item[name]
+    attributes[name] = raw === undefined || (Array.isArray(raw) && raw.length === 0) ? null : raw
   }
   return {
     documentId: item.documentId as string,
@@ -126,7 +139,7 @@ export function versionProjection(type: ContentType, extra: readonly string[] = 
   if (projection === undefined) {
     // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
     // BatchGet may carry its list's count item (storage/lists/reader.ts, Validator).
-    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes), ...extra]
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ...Object.keys(type.attributes), ...ownedRelations(type), ...extra]
     const unique = [...new Set(names)]
     projection = {
       ProjectionExpression: unique.map((_, i) => `#v${i}`).join(', '),

@@ -13,6 +13,7 @@ const product: ContentType = {
   displayName: 'Product',
   localized: true,
   draftAndPublish: false,
+  relations: {},
   attributes: {
     title: { type: 'string', localized: true },
     summary: { type: 'text', localized: true },

@@ -64,7 +64,7 @@ describe('loading schema files', () => {
     expect(type?.uid).toBe('api::thing.thing')
   })
 
-  it('ships the example types of content-model.md §17 without relations', () => {
+  it('ships the example types of content-model.md §17 with their relations', () => {
     const types = loadContentTypes()
     expect(types.map((type) => type.uid)).toEqual(['api::article.article', 'api::author.author', 'api::homepage.homepage', 'api::tag.tag'])
     const [article, author, homepage, tag] = types
@@ -78,6 +78,64 @@ describe('loading schema files', () => {
       email: { type: 'email', localized: false, unique: true, private: true },
     })
     expect(tag?.attributes.slug).toEqual({ type: 'uid', localized: false, unique: true, targetField: 'name' })
+    expect(article?.relations).toEqual({
+      author: { relation: 'manyToOne', target: 'api::author.author', many: false, inversedBy: 'articles' },
+      tags: { relation: 'manyToMany', target: 'api::tag.tag', many: true, inversedBy: 'articles' },
+    })
+    expect(author?.relations).toEqual({ articles: { relation: 'oneToMany', target: 'api::article.article', many: true, mappedBy: 'author' } })
+    expect(tag?.relations).toEqual({ articles: { relation: 'manyToMany', target: 'api::article.article', many: true, mappedBy: 'tags' } })
+    expect(homepage?.relations).toEqual({ featured: { relation: 'manyToMany', target: 'api::article.article', many: true } })
+  })
+})
+
+describe('relation attributes (content-model.md §16)', () => {
+  const person = (attributes: Record<string, unknown>) => ({ ...valid(attributes), info: { singularName: 'person', pluralName: 'people' } })
+  const refusal = (files: Record<string, unknown>) => {
+    try {
+      loadContentTypes(folderOf(files))
+    } catch (error) {
+      expect(error).toBeInstanceOf(SchemaError)
+      return (error as Error).message
+    }
+    throw new Error('the schema was accepted')
+  }
+
+  it('reads every kind, one way and two ways, with the many flag of each side', () => {
+    const types = loadContentTypes(folderOf({
+      thing: valid({
+        owner: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'things' },
+        best: { type: 'relation', relation: 'oneToOne', target: 'api::person.person', inversedBy: 'favourite' },
+        watchers: { type: 'relation', relation: 'manyWay', target: 'api::person.person' },
+        creator: { type: 'relation', relation: 'oneWay', target: 'api::person.person', private: true },
+      }),
+      person: person({
+        things: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing', mappedBy: 'owner' },
+        favourite: { type: 'relation', relation: 'oneToOne', target: 'api::thing.thing', mappedBy: 'best' },
+      }),
+    }))
+    const thing = types.find((type) => type.singularName === 'thing')!
+    expect(thing.relations.owner).toEqual({ relation: 'manyToOne', target: 'api::person.person', many: false, inversedBy: 'things' })
+    expect(thing.relations.watchers).toEqual({ relation: 'manyWay', target: 'api::person.person', many: true })
+    expect(thing.relations.creator).toEqual({ relation: 'oneWay', target: 'api::person.person', many: false, private: true })
+    expect(thing.attributes).toEqual({})
+  })
+
+  it.each([
+    ['a target that is not a type', { thing: valid({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' } }) }, /thing\/schema\.json: attributes\.owner: target 'api::nobody\.nobody' is not a content type/],
+    ['an inverse missing on the target', { thing: valid({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'things' } }), person: person({}) }, /thing\/schema\.json: attributes\.owner: inversedBy 'things' is not a relation attribute of api::person\.person/],
+    ['an inverse naming another attribute', {
+      thing: valid({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'things' } }),
+      person: person({ things: { type: 'relation', relation: 'oneToMany', target: 'api::thing.thing', mappedBy: 'other' } }),
+    }, /attributes\.(owner|things): (inversedBy|mappedBy) '(things|owner|other)' (does not match|is not a relation)/],
+    ['kinds that do not pair', {
+      thing: valid({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'things' } }),
+      person: person({ things: { type: 'relation', relation: 'manyToMany', target: 'api::thing.thing', mappedBy: 'owner' } }),
+    }, /relation '(manyToOne|manyToMany)' does not match/],
+    ['an unknown kind', { thing: valid({ owner: { type: 'relation', relation: 'manyToSome', target: 'api::thing.thing' } }) }, /attributes\.owner\.relation: must be one of/],
+    ['a one-way relation with an inverse', { thing: valid({ owner: { type: 'relation', relation: 'oneWay', target: 'api::thing.thing', inversedBy: 'x' } }) }, /attributes\.owner\.relation: 'oneWay' has no inverse/],
+    ['an unknown key', { thing: valid({ owner: { type: 'relation', relation: 'oneWay', target: 'api::thing.thing', required: true } }) }, /attributes\.owner\.required: unknown key/],
+  ])('stops start-up on %s, naming the file and the attribute', (_, files, message) => {
+    expect(refusal(files)).toMatch(message)
   })
 })
 
@@ -86,7 +144,6 @@ describe('refusing a bad schema file with one line naming the file and the key p
     ['a component', valid({ seo: { type: 'component', component: 'shared.seo' } }), /thing\/schema\.json: attributes\.seo\.type: 'component' is not supported/],
     ['a dynamic zone', valid({ blocks: { type: 'dynamiczone', components: [] } }), /attributes\.blocks\.type: 'dynamiczone' is not supported/],
     ['a media attribute', valid({ cover: { type: 'media' } }), /attributes\.cover\.type: 'media' is not supported/],
-    ['a relation (until relations land)', valid({ author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' } }), /attributes\.author\.type: 'relation' is not supported/],
     ['an unknown attribute type', valid({ x: { type: 'colour' } }), /attributes\.x\.type: unknown attribute type 'colour'/],
     ['an unknown attribute key', valid({ title: { type: 'string', maxLenght: 3 } }), /attributes\.title\.maxLenght: unknown key/],
     ['an unknown top-level key', valid(undefined, { kinds: 'x' }), /thing\/schema\.json: kinds: unknown key/],

@@ -9,13 +9,13 @@
 //   nearest mark at or before it (marks.ts) instead of reading every entry in front of it;
 // - filters: the entries a plan over the slot indexes names (plan.ts), each checked against
 //   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../../content-types.js'
 import { badRequest, queryDetails, serviceUnavailable } from '../../errors.js'
 import { matchesFilter, type Filter } from '../../query/filters.js'
 import { sortComparator, type SortEntry } from '../../query/sort.js'
 import { ATTR, INDEX, META, indexedFields, listKey, parseList, slotIndex, slotKey } from '../../table.js'
-import { guarded } from '../client.js'
+import { batchGetItems, guarded } from '../client.js'
 import { DOCUMENT_ID } from '../documents.js'
 import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
@@ -61,9 +61,6 @@ interface Entry {
   readonly values: Record<string, unknown>
 }
 
-const BATCH_SIZE = 100
-/** BatchGet calls made for one chunk before its unprocessed keys are given up as throttled. */
-const BATCH_ATTEMPTS = 6
 /**
  * Pages ending within this many entries of the start are read from the start, without waiting for
  * the total: in id order from `byId` (see idPage), in any other from the sort field's slot.
@@ -380,23 +377,10 @@ export class ListReader {
     })
   }
 
-  /** Every item of `keys` that exists, in chunks of 100, retrying unprocessed keys with backoff. */
-  private async batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
-    const items: Item[] = []
-    for (let i = 0; i < keys.length; i += BATCH_SIZE) {
-      let pending: Item[] = keys.slice(i, i + BATCH_SIZE)
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        // Keys left unprocessed attempt after attempt mean DynamoDB is throttling: a 503, not a hang.
-        if (attempt >= BATCH_ATTEMPTS) throw serviceUnavailable()
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
-        const request = { [this.tableName]: { Keys: pending, ...projection } }
-        const result = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: request })))
-        items.push(...(result.Responses?.[this.tableName] ?? []))
-        pending = (result.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Item[]
-      }
-    }
-    return items
+  private batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
+    return batchGetItems(this.db, this.tableName, keys, projection)
   }
+
 }
 
 /**

@@ -1,0 +1,152 @@
+// Populating a page (content-model.md §16): level by level, each level's targets read in batched
+// key reads (`BatchGetItem`, 100 keys a call, in parallel), never one call per link. A version's
+// owning links are stored on it, so its targets are keys; an inverse side asks the index of links
+// (sources.ts); `localizations` reads each document's partition.
+import type { ContentType } from '../content-types.js'
+import { badRequest, forbidden, queryDetails } from '../errors.js'
+import { selectFields } from '../query/fields.js'
+import { matchesFilter } from '../query/filters.js'
+import { sortComparator } from '../query/sort.js'
+import type { Services } from '../services.js'
+import { toDocument, versionValues, type Version } from '../storage/items.js'
+import { servedList, versionList, type Status } from '../table.js'
+import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './populate-query.js'
+import { linkedFrom } from './sources.js'
+import { listFor } from './targets.js'
+import { linkIds } from './write.js'
+
+/** What every level of one answer shares. */
+export interface PopulateContext {
+  readonly services: Services
+  /** The request's status: targets with draft & publish show theirs. */
+  readonly status: Status
+  /** The request's fallback is on (delivery.md §12): targets follow the chain of their locale. */
+  readonly fallback: boolean
+  /** True when the caller may read `type` in the request's status. */
+  readonly may: (type: ContentType) => boolean
+  /** Populated documents left before api.rest.populate.maxDocuments is exceeded. */
+  left: number
+}
+
+/** A populated answer's extra fields for each version: relation name → document, array, count or null. */
+export type Populated = Map<Version, Record<string, unknown>>
+
+const typeBy = (services: Services, uid: string) => services.types.find((type) => type.uid === uid) as ContentType
+
+/** 403 for a relation named in populate whose target the caller may not read (`*` leaves those out, see below). */
+export function checkAccess(ctx: PopulateContext, type: ContentType, tree: PopulateTree): PopulateTree {
+  const kept = new Map<string, PopulateNode>()
+  for (const [name, node] of tree) {
+    const target = name === LOCALIZATIONS ? type : typeBy(ctx.services, (type.relations[name] as { target: string }).target)
+    if (!ctx.may(target)) {
+      if (!node.wildcard) throw forbidden()
+      continue
+    }
+    kept.set(name, { ...node, populate: checkAccess(ctx, target, node.populate) })
+  }
+  return kept
+}
+
+function spend(ctx: PopulateContext, documents: number): void {
+  ctx.left -= documents
+  if (ctx.left < 0) {
+    const max = ctx.services.config.rest.populate.maxDocuments
+    throw badRequest(`This answer would hold more than ${max} populated documents (api.rest.populate.maxDocuments): populate fewer relations, or narrow them with populate[<relation>][limit], [filters] or [fields]`, queryDetails('populate', 'populate', 'populate', { maxDocuments: max }))
+  }
+}
+
+/**
+ * The versions `target` shows for `documentIds` to a reader in `locale`: each document's version in
+ * the request's status, along the fallback chain when on (from the served copies once ready).
+ */
+async function readTargets(ctx: PopulateContext, target: ContentType, documentIds: readonly string[], locale: string): Promise<Map<string, Version>> {
+  const { locales, documents } = ctx.services
+  const found = new Map<string, Version>()
+  if (documentIds.length === 0) return found
+  const defaultLocale = await locales.defaultCode()
+  const code = target.localized ? locale : defaultLocale
+  const status: Status = target.draftAndPublish ? ctx.status : 'published'
+  const chain = ctx.fallback && target.localized ? await locales.chainOf(code) : undefined
+  if (chain === undefined) {
+    for (const version of await documents.getVersions(target, documentIds.map((documentId) => ({ documentId, list: listFor(target, code, status, defaultLocale) })))) found.set(version.documentId, version)
+    return found
+  }
+  if (await locales.servedReady(code)) {
+    const list = servedList(versionList(code, status))
+    for (const version of await documents.getVersions(target, documentIds.map((documentId) => ({ documentId, list })))) found.set(version.documentId, version)
+    return found
+  }
+  const versions = await documents.getVersions(target, chain.flatMap((each) => documentIds.map((documentId) => ({ documentId, list: versionList(each, status) }))))
+  for (const each of chain) for (const version of versions) if (version.locale === each && !found.has(version.documentId)) found.set(version.documentId, version)
+  return found
+}
+
+/** A to-many's documents as a node shows them: filtered, ordered, then its window (or their count). */
+function window(node: PopulateNode, target: ContentType, versions: readonly Version[], collation: string): Version[] | number {
+  let shown = node.filters === undefined ? [...versions] : versions.filter((version) => matchesFilter(node.filters!, versionValues(version), collation, target))
+  if (node.count) return shown.length
+  if (node.sort.length > 0) {
+    const compare = sortComparator(node.sort, target, collation)
+    shown = shown.map((version) => ({ version, values: versionValues(version) })).sort((a, b) => compare(a.values, b.values)).map(({ version }) => version)
+  }
+  return shown.slice(node.start, node.start + node.limit)
+}
+
+/**
+ * The populated fields of each of `versions` (of `type`, all read in `locale`, or each in its own
+ * with `locale` undefined), as `tree` asks, and the levels below.
+ */
+export async function populate(ctx: PopulateContext, type: ContentType, versions: readonly Version[], tree: PopulateTree, locale?: string): Promise<Populated> {
+  const result: Populated = new Map(versions.map((version) => [version, {}]))
+  if (locale === undefined) {
+    // `locale=*`: each version's targets in its own locale.
+    const byLocale = new Map<string, Version[]>()
+    for (const version of versions) byLocale.set(version.locale, [...(byLocale.get(version.locale) ?? []), version])
+    for (const [code, group] of byLocale) for (const [version, fields] of await populate(ctx, type, group, tree, code)) result.set(version, fields)
+    return result
+  }
+  // Filled in tree order (relations in schema order, then `localizations`), whatever order the reads end in.
+  for (const fields of result.values()) for (const name of tree.keys()) fields[name] = null
+  await Promise.all([...tree].map(async ([name, node]) => {
+    const relation = type.relations[name]
+    const target = relation === undefined ? type : typeBy(ctx.services, relation.target)
+    // Each source's shown targets (a to-one's as a list of at most one), or a count.
+    const shown = new Map<Version, Version[] | number>()
+    if (name === LOCALIZATIONS) {
+      await Promise.all(versions.map(async (version) => {
+        const { versions: all } = await ctx.services.documents.getDocument(type, version.documentId)
+        shown.set(version, window(node, type, all.filter((other) => other.status === version.status && other.locale !== version.locale), locale))
+      }))
+    } else if (relation?.mappedBy === undefined) {
+      const targets = await readTargets(ctx, target, [...new Set(versions.flatMap((version) => linkIds(version.attributes[name])))], locale)
+      for (const version of versions) {
+        const linked = linkIds(version.attributes[name]).flatMap((id) => targets.get(id) ?? [])
+        shown.set(version, relation?.many === true ? window(node, target, linked, locale) : linked.filter((one) => node.filters === undefined || matchesFilter(node.filters, versionValues(one), locale, target)))
+      }
+    } else {
+      const defaultLocale = await ctx.services.locales.defaultCode()
+      const code = target.localized ? locale : defaultLocale
+      const status: Status = target.draftAndPublish ? ctx.status : 'published'
+      const chain = (ctx.fallback && target.localized ? await ctx.services.locales.chainOf(code) : undefined) ?? [code]
+      const maxScan = ctx.services.config.rest.maxScan
+      await Promise.all(versions.map(async (version) => {
+        // Candidates from every list along the chain; each shown as the chain serves it, kept when that version links here.
+        const candidates = await linkedFrom(ctx.services, target, relation.mappedBy as string, version.documentId, chain.map((each) => versionList(each, status)), maxScan)
+        const served = chain.length === 1 ? new Map(candidates.map((candidate) => [candidate.documentId, candidate])) : await readTargets(ctx, target, [...new Set(candidates.map((candidate) => candidate.documentId))], locale)
+        const linked = [...served.values()].filter((one) => linkIds(one.attributes[relation.mappedBy as string]).includes(version.documentId)).sort((a, b) => a.id - b.id)
+        shown.set(version, relation.many ? window(node, target, linked, locale) : linked.slice(0, 1).filter((one) => node.filters === undefined || matchesFilter(node.filters, versionValues(one), locale, target)))
+      }))
+    }
+    const below = [...shown.values()].flatMap((value) => (typeof value === 'number' ? [] : value))
+    spend(ctx, below.length)
+    const nested = node.populate.size === 0 ? undefined : await populate(ctx, target, [...new Set(below)], node.populate, locale)
+    const documentOf = (one: Version) => ({ ...selectFields(toDocument(target, one), node.fields), ...nested?.get(one) })
+    for (const [version, value] of shown) {
+      const fields = result.get(version) as Record<string, unknown>
+      if (typeof value === 'number') fields[name] = { count: value }
+      else if (relation !== undefined && !relation.many) fields[name] = value[0] === undefined ? null : documentOf(value[0])
+      else fields[name] = value.map(documentOf)
+    }
+  }))
+  return result
+}

@@ -1,0 +1,51 @@
+// Which stored list a relation's targets are read from, and the check that a write's targets exist
+// (content-model.md §16: a write never leaves a link to a missing document).
+import type { ContentType } from '../content-types.js'
+import { badRequest } from '../errors.js'
+import type { Services } from '../services.js'
+import { versionList, type Status } from '../table.js'
+import { connected, type LinkOp } from './write.js'
+
+/** The target type of a relation of `type`. */
+export function targetOf(services: Pick<Services, 'types'>, type: ContentType, name: string): ContentType {
+  const relation = type.relations[name]
+  const target = services.types.find((candidate) => candidate.uid === relation?.target)
+  if (target === undefined) throw new Error(`${type.uid}.${name}: no target type`)
+  return target
+}
+
+/**
+ * The list of `target`'s versions a reader in `locale` and `status` sees: its own status where it
+ * has draft & publish (published otherwise), in `locale`, or the default locale for a type that is
+ * not localized (its one version).
+ */
+export function listFor(target: ContentType, locale: string, status: Status, defaultLocale: string): string {
+  return versionList(target.localized ? locale : defaultLocale, target.draftAndPublish ? status : 'published')
+}
+
+/**
+ * 400 `Document with id "<id>", locale "<code>" not found` unless every target `ops` connect exists
+ * in its locale (the version's, unless the target names one): a draft & publish target by its
+ * draft, which every version has.
+ */
+export async function checkTargets(services: Services, type: ContentType, ops: Readonly<Record<string, LinkOp>>, locale: string): Promise<void> {
+  const defaultLocale = await services.locales.defaultCode()
+  const wanted = (await Promise.all(Object.entries(ops).map(([name, op]) => {
+    const target = targetOf(services, type, name)
+    return Promise.all(connected(op).map(async ({ documentId, locale: named }) => ({
+      target, name, documentId, code: !target.localized ? defaultLocale : named === undefined ? locale : await services.locales.resolve(named),
+    })))
+  }))).flat()
+  const byType = new Map<ContentType, typeof wanted>()
+  for (const entry of wanted) byType.set(entry.target, [...(byType.get(entry.target) ?? []), entry])
+  const found = new Set<string>()
+  await Promise.all([...byType].map(async ([target, entries]) => {
+    const versions = await services.documents.getVersions(target, entries.map(({ documentId, code }) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
+    for (const version of versions) found.add(`${target.uid} ${version.documentId} ${version.locale}`)
+  }))
+  const missing = wanted.find(({ target, documentId, code }) => !found.has(`${target.uid} ${documentId} ${code}`))
+  if (missing !== undefined) {
+    const message = `Document with id "${missing.documentId}", locale "${missing.code}" not found`
+    throw badRequest(message, { errors: [{ path: [missing.name], message, name: 'ValidationError' }] })
+  }
+}

@@ -1,0 +1,141 @@
+// The index of links by target (content-model.md §16). A version stores its owning relations'
+// links itself (items.ts), so populating them is a batched key read of the targets; what no
+// version stores is who links *to* a document: inverse sides (`author.articles`), filters through
+// a relation (`filters[tags][slug]`), and the "one" sides that move a target need it. One small
+// item per link, in the target's partition:
+//
+//   { documentId: '#link:<target documentId>', locale: '<source uid>#<attribute>#<source list>#<source id, 16 digits>#<source documentId>', r }
+//
+// so the links to a document from one attribute and list are one Query, in the order of the
+// sources' ids. The item is written outside the write's transaction: put before it (for a link it
+// adds), deleted after it (for one it removes), each on condition of `r`, the source document's
+// head revision of the change, so a late put or delete never undoes a newer change. The index is
+// therefore a superset of the links: every link has its item, and a reader keeps a source only
+// when the source's version itself holds the link (the version is the truth).
+import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { isOwning, ownedRelations, type ContentType } from '../content-types.js'
+import { conditionalWrite, guarded } from './client.js'
+import { listOf, type Version } from './items.js'
+
+type Item = Record<string, unknown>
+
+const PREFIX = '#link:'
+
+/** The partition of the links to `documentId`. */
+export function linkPartition(documentId: string): string {
+  return `${PREFIX}${documentId}`
+}
+
+/** The sort key prefix of the links from `uid`'s `attribute` in `list` (each source follows, by id). */
+export function linkPrefix(uid: string, attribute: string, list: string): string {
+  return `${uid}#${attribute}#${list}#`
+}
+
+/** One link of a version, as the index keys it. */
+export interface LinkKey {
+  readonly documentId: string
+  readonly locale: string
+}
+
+/** A source the index names: its documentId, its list and its version's id. */
+export interface LinkSource {
+  readonly documentId: string
+  readonly list: string
+  readonly id: number
+}
+
+const pad = (id: number) => String(id).padStart(16, '0')
+
+/** The index keys of every link `versions` hold. */
+export function linkKeys(type: ContentType, versions: readonly Version[]): Map<string, LinkKey> {
+  const keys = new Map<string, LinkKey>()
+  for (const version of versions) {
+    for (const name of ownedRelations(type)) {
+      const value = version.attributes[name]
+      const targets = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []
+      for (const target of targets) {
+        const key = { documentId: linkPartition(target), locale: `${linkPrefix(type.uid, name, listOf(version))}${pad(version.id)}#${version.documentId}` }
+        keys.set(`${key.documentId}\u0000${key.locale}`, key)
+      }
+    }
+  }
+  return keys
+}
+
+/** The links a change adds and removes: the index items to put before it commits and delete after. */
+export function linkChanges(type: ContentType, before: readonly Version[], after: readonly Version[]): { added: LinkKey[]; removed: LinkKey[] } {
+  if (ownedRelations(type).length === 0) return { added: [], removed: [] }
+  const old = linkKeys(type, before)
+  const now = linkKeys(type, after)
+  return { added: [...now].filter(([id]) => !old.has(id)).map(([, key]) => key), removed: [...old].filter(([id]) => !now.has(id)).map(([, key]) => key) }
+}
+
+/** Parallel requests to the index at a time (a write adding many links). */
+const CONCURRENCY = 16
+
+async function inBatches<T>(items: readonly T[], each: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(each))
+}
+
+export class LinkIndex {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Records links a change adds, before it commits; `revision` is the head revision it commits. */
+  async add(keys: readonly LinkKey[], revision: number): Promise<void> {
+    await inBatches(keys, (Key) => conditionalWrite(() => this.db.send(new PutCommand({
+      TableName: this.tableName,
+      Item: { ...Key, r: revision },
+      ConditionExpression: 'attribute_not_exists(r) OR r < :r',
+      ExpressionAttributeValues: { ':r': revision },
+    })), () => undefined))
+  }
+
+  /** Forgets links a committed change removed (unless a later change of the source made them again). */
+  async remove(keys: readonly LinkKey[], revision: number): Promise<void> {
+    await inBatches(keys, (Key) => conditionalWrite(() => this.db.send(new DeleteCommand({
+      TableName: this.tableName,
+      Key,
+      ConditionExpression: 'attribute_not_exists(r) OR r <= :r',
+      ExpressionAttributeValues: { ':r': revision },
+    })), () => undefined))
+  }
+
+  /**
+   * The sources the index names for links to `target` from `uid`'s `attribute` in `lists`, in id
+   * order per list; at most `limit` (the caller's budget) plus one, so it can tell it was exceeded.
+   */
+  async sources(target: string, uid: string, attribute: string, lists: readonly string[], limit: number): Promise<LinkSource[]> {
+    const found: LinkSource[] = []
+    for (const list of lists) {
+      const prefix = linkPrefix(uid, attribute, list)
+      let start: Item | undefined
+      do {
+        const page = await guarded(() => this.db.send(new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'documentId = :p AND begins_with(#sk, :prefix)',
+          ExpressionAttributeNames: { '#sk': 'locale' },
+          ExpressionAttributeValues: { ':p': linkPartition(target), ':prefix': prefix },
+          ProjectionExpression: '#sk',
+          ConsistentRead: true,
+          Limit: limit + 1 - found.length,
+          ExclusiveStartKey: start,
+        })))
+        for (const item of page.Items ?? []) {
+          const [id = '', documentId = ''] = String(item.locale).slice(prefix.length).split('#')
+          found.push({ documentId, list, id: Number(id) })
+        }
+        start = page.LastEvaluatedKey
+      } while (start !== undefined && found.length <= limit)
+      if (found.length > limit) break
+    }
+    return found
+  }
+}
+
+/** True when `type` has relations whose links the index keeps. */
+export function keepsLinks(type: ContentType): boolean {
+  return Object.values(type.relations).some(isOwning)
+}
