@@ -11,7 +11,7 @@ import { ApiError, badRequest, conflict, notFound, preconditionFailed } from './
 import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
-import { matchesFilter, type Filter } from './query/filters.js'
+import { crossesRelations, matchesFilter, type Filter } from './query/filters.js'
 import { paginationMeta, paginationWindow } from './query/pagination.js'
 import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from './query/parse.js'
 import type { Services } from './services.js'
@@ -22,6 +22,7 @@ import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, writeVersion, type Change } from './document-changes.js'
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
+import { ownListsOf, resolveRelations } from './relations/filters.js'
 import { writeInverse } from './relations/inverse.js'
 import { checkAccess, populate, type Populated } from './relations/populate.js'
 import { parsePopulate } from './relations/populate-query.js'
@@ -77,12 +78,23 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const populatorOf = (who: Caller, raw: unknown, status: Status, fallback: boolean) => {
     const tree = parsePopulate(raw, type, typeOf)
     if (tree === undefined) return undefined
-    const may = (target: ContentType) => who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts'))
-    const context = { services, status, fallback, may, left: config.rest.populate.maxDocuments }
+    const context = { services, status, fallback, may: readable(who, status), left: config.rest.populate.maxDocuments }
     const checked = checkAccess(context, type, tree)
     return (versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale)
   }
   type Populator = NonNullable<ReturnType<typeof populatorOf>>
+  /** Populates nothing, but answers as populated answers do (ETag of the body): a filter through relations. */
+  const bodyTagged: Populator = () => Promise.resolve(new Map())
+
+  /** What `who` may read through relations in `status` (populate, filters). */
+  const readable = (who: Caller, status: Status) => (target: ContentType) => who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts'))
+
+  /** A read's filter with its relation conditions resolved (lib/relations/filters.ts). */
+  const resolvedFilter = async (who: Caller, filter: Filter | undefined, locale: string, status: Status, fallback: boolean) => {
+    if (!crossesRelations(filter)) return filter
+    const scope = { services, locale, status, fallback, may: readable(who, status) }
+    return resolveRelations(scope, type, filter, await ownListsOf(scope, type))
+  }
 
   /** An answer with populated relations: its ETag is its body's (the targets' changes move it), a 304 when it matches. */
   const populatedAnswer = (c: Context, text: string, locale?: string) => {
@@ -313,10 +325,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   if (type.kind === 'collection') {
     app.get(root, async (c) => {
       const who = await caller(c, 'find')
-      const query = parseListQuery(c.req.url, type, config.rest)
+      const query = parseListQuery(c.req.url, type, config.rest, typeOf)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status, query.publicationFilter)
       const populator = populatorOf(who, query.populate, status, query.fallback !== false)
+      const filter = await resolvedFilter(who, query.filters, locale, status, query.fallback !== false)
       // `publicationFilter` selects among a locale's own versions (no fallback), by publication state.
       const chain = query.fallback !== false && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
@@ -330,17 +343,17 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
-      const request = { lists: listNames, collation: locale, sort: query.sort, filter: query.filters, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
+      const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
       const read = (validator: Validator) =>
         partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
         : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
       // move with every change to their versions (a partition's only when its members change).
       const validator = lists.validator(type, listNames, partitions)
-      if (populator !== undefined) {
-        // The page and its targets, read each time: the answer's ETag is its body's.
+      if (populator !== undefined || filter !== query.filters) {
+        // Through relations, the answer depends on other types' documents too: read each time, its ETag is its body's.
         const page = await read(validator)
-        const populated = await populator(page.versions, locale)
+        const populated = populator === undefined ? undefined : await populator(page.versions, locale)
         return populatedAnswer(c, JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields, populated)), meta: { pagination: paginationMeta(query.pagination, page.total) } }))
       }
       // The validator alone answers a 304 or a cached page; otherwise the page is read with it
@@ -381,16 +394,17 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const item = `${root}/:documentId`
     app.get(item, async (c) => {
       const who = await caller(c, 'findOne')
-      const query = parseReadQuery(c.req.url, type)
+      const query = parseReadQuery(c.req.url, type, typeOf)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status)
-      const populator = populatorOf(who, query.populate, status, query.fallback !== false)
+      const populator = populatorOf(who, query.populate, status, query.fallback !== false) ?? (crossesRelations(query.filters) ? bodyTagged : undefined)
+      const filter = await resolvedFilter(who, query.filters, locale, status, query.fallback !== false)
       const documentId = documentIdOf(c)
       if (!DOCUMENT_ID.test(documentId)) throw notFound()
       if (locale === WILDCARD) {
         if (config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
         const versions = (await documents.getDocument(type, documentId)).versions
-          .filter((version) => version.status === status && (query.filters === undefined || matchesFilter(query.filters, versionValues(version), WILDCARD, type)))
+          .filter((version) => version.status === status && (filter === undefined || matchesFilter(filter, versionValues(version), WILDCARD, type)))
         if (versions.length === 0) throw notFound()
         const pageSize = Math.max(config.rest.defaultLimit, versions.length)
         const meta = { pagination: { page: 1, pageSize, pageCount: 1, total: versions.length } }
@@ -403,7 +417,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         c.header('ETag', tag)
         return json(c, { data: versions.map((version) => shown(version, query.fields)), meta })
       }
-      const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
+      const version = await readVersion(documentId, locale, status, query.fallback !== false, filter)
       if (config.rest.findOneShape === 'object') return readAnswer(c, version, (populated) => ({ data: shown(version, query.fields, populated), meta: {} }), populator, locale)
       const meta = { pagination: { page: 1, pageSize: config.rest.defaultLimit, pageCount: 1, total: 1 } }
       return readAnswer(c, version, (populated) => ({ data: [shown(version, query.fields, populated)], meta }), populator, locale)
@@ -434,11 +448,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const documentId = singleTypeDocumentId(type)
   app.get(root, async (c) => {
     const who = await caller(c, 'find')
-    const query = parseReadQuery(c.req.url, type)
+    const query = parseReadQuery(c.req.url, type, typeOf)
     const locale = await localeOf(query.locale)
     const status = await readStatusOf(c, query.status)
-    const populator = populatorOf(who, query.populate, status, query.fallback !== false)
-    const version = await readVersion(documentId, locale, status, query.fallback !== false, query.filters)
+    const populator = populatorOf(who, query.populate, status, query.fallback !== false) ?? (crossesRelations(query.filters) ? bodyTagged : undefined)
+    const version = await readVersion(documentId, locale, status, query.fallback !== false, await resolvedFilter(who, query.filters, locale, status, query.fallback !== false))
     return readAnswer(c, version, (populated) => ({ data: shown(version, query.fields, populated), meta: {} }), populator, locale)
   })
 

@@ -1,6 +1,6 @@
 // The `filters` query parameter (delivery.md §10): parsed into a small normalized tree of typed
 // conditions, and evaluated on one version in memory. The storage planner reads the same tree.
-import { isPrivate, NUMBER_TYPES, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType } from '../content-types.js'
+import { isPrivate, NUMBER_TYPES, publicRelations, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, type FieldKind } from './field-kinds.js'
 import { collatorFor } from './sort.js'
@@ -13,6 +13,17 @@ export type Filter =
   | { readonly kind: 'or'; readonly filters: readonly Filter[] }
   | { readonly kind: 'not'; readonly filter: Filter }
   | { readonly kind: 'condition'; readonly field: string; readonly operator: FilterOperator; readonly values: readonly FilterValue[] }
+  /**
+   * Through a relation (content-model.md §16): one and the same linked target matches `filter`
+   * (undefined: any target), or with `empty` set, it links no target (`$null`: true) or some
+   * (`$null`: false). Resolved before reading (lib/relations/filters.ts) into `linked`.
+   */
+  | { readonly kind: 'relation'; readonly field: string; readonly filter: Filter | undefined; readonly empty?: boolean }
+  /**
+   * A resolved relation condition: `field` (a relation's links, or `documentId`) holds one of `ids`
+   * (or, with `none`, none of them).
+   */
+  | { readonly kind: 'linked'; readonly field: string; readonly ids: ReadonlySet<string>; readonly none: boolean }
 
 export const MAX_CONDITIONS = 50
 export const MAX_IN_VALUES = 100
@@ -39,8 +50,19 @@ const EXPECTED: Record<FieldKind, string> = {
 interface Context {
   readonly type: ContentType
   readonly fields: ReadonlySet<string>
-  conditions: number
+  /** Public relations of `type`, and how to find their targets (none without `typeOf`). */
+  readonly relations: ReadonlySet<string>
+  readonly typeOf: TypeOf | undefined
+  /** Relations crossed to reach this level. */
+  readonly hops: number
+  conditions: { count: number }
 }
+
+/** A type by uid (relation targets). */
+export type TypeOf = (uid: string) => ContentType
+
+/** Relations a filter may cross (`filters[author][articles][tags][name]`). */
+export const MAX_RELATION_HOPS = 5
 
 const dotted = (path: readonly string[]) => ['filters', ...path].join('.')
 const fail = (message: string, key: string, path: readonly string[]) =>
@@ -108,7 +130,7 @@ const combine = (filters: Filter[]): Filter => (filters.length === 1 && filters[
 
 /** One operator use on a field: `[$gt]=3`, `[$in][0]=a`, `[$null]=true`. */
 function parseOperator(field: string, operator: string, raw: unknown, path: readonly string[], context: Context): Filter {
-  if (++context.conditions > MAX_CONDITIONS) {
+  if (++context.conditions.count > MAX_CONDITIONS) {
     throw fail(`Too many filter conditions: at most ${MAX_CONDITIONS} per request`, operator, path)
   }
   const kind = fieldKind(field, context.type)
@@ -170,9 +192,47 @@ function parseGroup(raw: unknown, path: readonly string[], depth: number, contex
       return { kind: key === '$and' ? 'and' : 'or', filters: items.map((item, index) => parseGroup(item, [...keyPath, String(index)], inner, context)) }
     }
     if (key === '$not') return { kind: 'not', filter: parseGroup(value, keyPath, nested(depth, keyPath), context) }
+    if (context.relations.has(key)) return parseRelation(key, value, keyPath, context)
     if (key.startsWith('$') || !context.fields.has(key)) throw fail(`Invalid key ${key}`, key, keyPath)
     return parseFieldValue(key, value, keyPath, depth, context)
   }))
+}
+
+/** `filters[<relation>]`: `$null`/`$notNull`, and conditions on the target's fields and relations. */
+function parseRelation(field: string, raw: unknown, path: readonly string[], context: Context): Filter {
+  if (!isRecord(raw) || Object.keys(raw).length === 0) {
+    throw fail(`Invalid value for ${field}: ${field} is a relation; filter on its fields, e.g. filters[${field}][documentId][$eq]=<documentId>`, field, path)
+  }
+  if (context.hops + 1 > MAX_RELATION_HOPS) throw fail(`Filters cross too many relations: at most ${MAX_RELATION_HOPS}`, field, path)
+  const target = (context.typeOf as TypeOf)(context.type.relations[field]?.target as string)
+  const inner: Context = { ...context, ...contextOf(target, context.typeOf), hops: context.hops + 1, conditions: context.conditions }
+  const parts: Filter[] = []
+  const rest: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === '$null' || key === '$notNull') {
+      if (++context.conditions.count > MAX_CONDITIONS) throw fail(`Too many filter conditions: at most ${MAX_CONDITIONS} per request`, key, [...path, key])
+      const flag = typeof value !== 'string' || !FALSE_FLAGS.has(value.trim().toLowerCase())
+      parts.push({ kind: 'relation', field, filter: undefined, empty: key === '$null' ? flag : !flag })
+    } else rest[key] = value
+  }
+  if (Object.keys(rest).length > 0) parts.push({ kind: 'relation', field, filter: parseGroup(rest, path, 0, inner) })
+  return combine(parts)
+}
+
+function contextOf(type: ContentType, typeOf: TypeOf | undefined): Pick<Context, 'type' | 'fields' | 'relations' | 'typeOf'> {
+  return { type, fields: new Set(sortableFields(type)), relations: new Set(typeOf === undefined ? [] : publicRelations(type)), typeOf }
+}
+
+/** True when `filter` goes through a relation (its answer then depends on other types' documents too). */
+export function crossesRelations(filter: Filter | undefined): boolean {
+  if (filter === undefined) return false
+  switch (filter.kind) {
+    case 'and':
+    case 'or': return filter.filters.some(crossesRelations)
+    case 'not': return crossesRelations(filter.filter)
+    case 'condition': return false
+    default: return true
+  }
 }
 
 /**
@@ -198,9 +258,9 @@ export function searchFilter(raw: unknown, type: ContentType): Filter | undefine
 }
 
 /** Parses the raw `filters` value from qs for `type`; undefined when absent. 400s as delivery.md §10 says. */
-export function parseFilters(raw: unknown, type: ContentType): Filter | undefined {
+export function parseFilters(raw: unknown, type: ContentType, typeOf?: TypeOf): Filter | undefined {
   if (raw === undefined) return undefined
-  const context: Context = { type, fields: new Set(sortableFields(type)), conditions: 0 }
+  const context: Context = { ...contextOf(type, typeOf), hops: 0, conditions: { count: 0 } }
   const filter = parseGroup(raw, [], 0, context)
   return filter.kind === 'and' && filter.filters.length === 0 ? undefined : filter
 }
@@ -289,6 +349,12 @@ export function matchesFilter(filter: Filter, values: Readonly<Record<string, un
     case 'and': return filter.filters.every((inner) => matchesFilter(inner, values, collation, type))
     case 'or': return filter.filters.some((inner) => matchesFilter(inner, values, collation, type))
     case 'not': return !matchesFilter(filter.filter, values, collation, type)
+    case 'relation': throw new Error(`filters[${filter.field}] was not resolved before reading`)
+    case 'linked': {
+      const value = values[filter.field]
+      const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []
+      return ids.some((id) => filter.ids.has(id)) !== filter.none
+    }
     case 'condition': {
       const kind = fieldKind(filter.field, type)
       const stored = storedValue(Object.hasOwn(values, filter.field) ? values[filter.field] : undefined, kind)

@@ -5,7 +5,7 @@ import type { RestConfig } from '../config.js'
 import type { ContentType } from '../content-types.js'
 import { badRequest, queryDetails, uriTooLong } from '../errors.js'
 import { parseFields } from './fields.js'
-import { parseFilters, searchFilter, type Filter } from './filters.js'
+import { parseFilters, searchFilter, type Filter, type TypeOf } from './filters.js'
 import { parsePagination, type Pagination } from './pagination.js'
 import { parseSort, type SortEntry } from './sort.js'
 import type { Status } from '../table.js'
@@ -183,12 +183,12 @@ export interface ListQuery extends ReadQuery {
   readonly publicationFilter: PublicationFilter | undefined
 }
 
-function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuery {
+function readQuery(parsed: Record<string, unknown>, type: ContentType, typeOf: TypeOf | undefined): ReadQuery {
   const locale = readLocale(parsed.locale)
   return {
     locale,
     status: readStatus(parsed.status, type),
-    filters: parseFilters(parsed.filters, type),
+    filters: parseFilters(parsed.filters, type, typeOf),
     fields: parseFields(parsed.fields, type),
     fallback: readFallback(parsed.fallback, locale),
     populate: parsed.populate,
@@ -199,10 +199,10 @@ function readQuery(parsed: Record<string, unknown>, type: ContentType): ReadQuer
  * Parses a list read's query: `locale`, `sort`, `pagination`, `filters`, `_q`, `fields`,
  * `fallback`; anything else is a 400. `_q` joins `filters` by AND (content-model.md §14).
  */
-export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>): ListQuery {
+export function parseListQuery(url: string, type: ContentType, rest: Pick<RestConfig, 'defaultLimit' | 'maxLimit'>, typeOf?: TypeOf): ListQuery {
   const parsed = parseSearch(url)
   rejectUnknownKeys(parsed, ['locale', 'status', 'publicationFilter', 'sort', 'pagination', 'filters', '_q', 'fields', 'fallback', 'populate'])
-  const query = readQuery(parsed, type)
+  const query = readQuery(parsed, type, typeOf)
   const search = searchFilter(parsed._q, type)
   return {
     ...query,
@@ -214,10 +214,10 @@ export function parseListQuery(url: string, type: ContentType, rest: Pick<RestCo
 }
 
 /** Parses the query of get one and the single-type GET: `locale`, `filters`, `fields`, `fallback`. */
-export function parseReadQuery(url: string, type: ContentType): ReadQuery {
+export function parseReadQuery(url: string, type: ContentType, typeOf?: TypeOf): ReadQuery {
   const parsed = parseSearch(url)
   rejectUnknownKeys(parsed, ['locale', 'status', 'filters', 'fields', 'fallback', 'populate'])
-  return readQuery(parsed, type)
+  return readQuery(parsed, type, typeOf)
 }
 
 /**

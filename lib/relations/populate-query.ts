@@ -98,7 +98,7 @@ function readNode(raw: Record<string, unknown>, type: ContentType, name: string,
   if (raw.populate !== undefined) readLevel(below, raw.populate, target, depth + 1, typeOf)
   return {
     fields: parseFields(raw.fields, target),
-    filters: parseFilters(raw.filters, target),
+    filters: parseFilters(raw.filters, target, typeOf),
     sort: parseSort(raw.sort, target),
     start: raw.start === undefined ? 0 : readInteger(raw.start, 'start', 0),
     limit: raw.limit === undefined ? DEFAULT_POPULATE_LIMIT : readInteger(raw.limit, 'limit', 1),

@@ -5,12 +5,13 @@
 import type { ContentType } from '../content-types.js'
 import { badRequest, forbidden, queryDetails } from '../errors.js'
 import { selectFields } from '../query/fields.js'
-import { matchesFilter } from '../query/filters.js'
+import { crossesRelations, matchesFilter } from '../query/filters.js'
 import { sortComparator } from '../query/sort.js'
 import type { Services } from '../services.js'
 import { toDocument, versionValues, type Version } from '../storage/items.js'
 import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './populate-query.js'
+import { ownListsOf, resolveRelations } from './filters.js'
 import { linkedFrom } from './sources.js'
 import { listFor } from './targets.js'
 import { linkIds } from './write.js'
@@ -107,9 +108,12 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
   }
   // Filled in tree order (relations in schema order, then `localizations`), whatever order the reads end in.
   for (const fields of result.values()) for (const name of tree.keys()) fields[name] = null
-  await Promise.all([...tree].map(async ([name, node]) => {
+  await Promise.all([...tree].map(async ([name, asked]) => {
     const relation = type.relations[name]
     const target = relation === undefined ? type : typeBy(ctx.services, relation.target)
+    // A populate filter through relations is resolved as a list's is (filters.ts).
+    const scope = { services: ctx.services, locale, status: ctx.status, fallback: ctx.fallback, may: ctx.may }
+    const node = crossesRelations(asked.filters) ? { ...asked, filters: await resolveRelations(scope, target, asked.filters, await ownListsOf(scope, target)) } : asked
     // Each source's shown targets (a to-one's as a list of at most one), or a count.
     const shown = new Map<Version, Version[] | number>()
     if (name === LOCALIZATIONS) {

@@ -46,7 +46,8 @@ type IndexPlan = Extract<FilterPlan, { kind: 'index' }>
 
 function planNode(filter: Filter, type: ContentType, collation: string, requested: string): IndexPlan | undefined {
   if (filter.kind === 'condition') return planCondition(filter, type, collation, requested)
-  if (filter.kind === 'not') return undefined
+  // `not`, and relation conditions (resolved into documentIds, see relations/filters.ts), use no slot.
+  if (filter.kind !== 'and' && filter.kind !== 'or') return undefined
   const children = filter.filters.map((child) => planNode(child, type, collation, requested))
   if (filter.kind === 'and') {
     const indexed = children.filter((child): child is IndexPlan => child !== undefined)

@@ -441,7 +441,7 @@ export function documentIdPoints(filter: Filter): string[] | undefined {
   return filter.filters.map(documentIdPoints).find((points) => points !== undefined)
 }
 
-function overBudget(maxScan: number) {
+export function overBudget(maxScan: number) {
   return badRequest(
     `This request would read more than ${maxScan} index entries (api.rest.maxScan). Add an indexed condition ($eq, $in, a range, $between or $null on a sortable field) or narrow the one you have`,
     queryDetails('filters', 'filters', 'filters', { maxScan }),

@@ -1,0 +1,114 @@
+// Filters through relations (content-model.md §16), resolved before a list is read: the targets
+// matching a relation's conditions are found through their own type's indexes (a list read of the
+// target type with those conditions), then each relation condition becomes a set of documentIds
+// the source's links (or, for an inverse side, the source's own documentId) must meet. When such a
+// condition must hold for every match, the sources are also found through the index of links
+// (storage/links.ts), so the list reads those documents by key: O(matches), not O(list).
+import type { ContentType } from '../content-types.js'
+import { forbidden } from '../errors.js'
+import type { Filter } from '../query/filters.js'
+import type { Services } from '../services.js'
+import type { Version } from '../storage/items.js'
+import { overBudget } from '../storage/lists/reader.js'
+import { servedList, versionList, type Status } from '../table.js'
+import { linkIds } from './write.js'
+
+/** Who reads, where: what every relation condition of one request shares. */
+export interface FilterScope {
+  readonly services: Services
+  /** The request's locale code, or `*`. */
+  readonly locale: string
+  readonly status: Status
+  /** The request's fallback is on: targets are read as the locale's chain serves them. */
+  readonly fallback: boolean
+  /** True when the caller may read `type` in the request's status. */
+  readonly may: (type: ContentType) => boolean
+}
+
+type Relation = Extract<Filter, { kind: 'relation' }>
+
+/** The lists of `target` a reader in the scope sees (every locale's for `*`). */
+async function listsOf(scope: FilterScope, target: ContentType): Promise<string[]> {
+  const { locales } = scope.services
+  const status: Status = target.draftAndPublish ? scope.status : 'published'
+  if (!target.localized) return [versionList(await locales.defaultCode(), status)]
+  if (scope.locale === '*') return (await locales.expand('*')).map((code) => versionList(code, status))
+  if (scope.fallback && (await locales.chainOf(scope.locale)) !== undefined && (await locales.servedReady(scope.locale))) return [servedList(versionList(scope.locale, status))]
+  return [versionList(scope.locale, status)]
+}
+
+/** The own lists (no served copies) links of `type` are indexed under, for the scope. */
+export async function ownListsOf(scope: FilterScope, type: ContentType): Promise<string[]> {
+  const { locales } = scope.services
+  const status: Status = type.draftAndPublish ? scope.status : 'published'
+  if (!type.localized) return [versionList(await locales.defaultCode(), status)]
+  const chain = scope.locale === '*' ? await locales.expand('*') : scope.fallback ? ((await locales.chainOf(scope.locale)) ?? [scope.locale]) : [scope.locale]
+  return chain.map((code) => versionList(code, status))
+}
+
+/** Every version of `target` the scope sees that matches `filter` (every one when undefined), within api.rest.maxScan. */
+async function matching(scope: FilterScope, target: ContentType, filter: Filter | undefined): Promise<Version[]> {
+  const { lists, locales, config } = scope.services
+  if (!scope.may(target)) throw forbidden()
+  const names = await listsOf(scope, target)
+  const resolved = await resolveRelations(scope, target, filter, await ownListsOf(scope, target))
+  const maxScan = config.rest.maxScan
+  const request = { lists: names, collation: scope.locale, sort: [], filter: resolved, offset: 0, limit: maxScan, maxScan, trusted: await locales.indexTrusted(), startedAt: Date.now() }
+  const page = await lists.list(target, request, lists.validator(target, names))
+  if (page.total > page.versions.length) throw overBudget(maxScan)
+  return page.versions
+}
+
+/** One relation condition resolved: the `linked` node, and the sources it admits when known (for a read by key). */
+async function resolveOne(scope: FilterScope, type: ContentType, node: Relation, sourceLists: readonly string[]): Promise<{ filter: Filter; sources?: string[] }> {
+  const relation = type.relations[node.field]
+  const target = scope.services.types.find((candidate) => candidate.uid === relation?.target) as ContentType
+  const targets = await matching(scope, target, node.filter)
+  if (relation?.mappedBy !== undefined) {
+    // An inverse side: the sources are what the matching targets link.
+    const ids = new Set(targets.flatMap((version) => linkIds(version.attributes[relation.mappedBy as string])))
+    return node.empty === undefined ? { filter: { kind: 'linked', field: 'documentId', ids, none: false }, sources: [...ids] } : { filter: { kind: 'linked', field: 'documentId', ids, none: node.empty } }
+  }
+  const ids = new Set(targets.map((version) => version.documentId))
+  if (node.empty !== undefined) return { filter: { kind: 'linked', field: node.field, ids, none: node.empty } }
+  // The sources that link a matching target, from the index of links (a superset: the `linked` node checks each).
+  const budget = scope.services.config.rest.maxScan
+  const sources = new Set<string>()
+  for (const id of ids) {
+    for (const source of await scope.services.links.sources(id, type.uid, node.field, sourceLists, budget - sources.size)) sources.add(source.documentId)
+    if (sources.size > budget) return { filter: { kind: 'linked', field: node.field, ids, none: false } }
+  }
+  return { filter: { kind: 'linked', field: node.field, ids, none: false }, sources: [...sources] }
+}
+
+/**
+ * `filter` with its relation conditions resolved (`sourceLists`: the own lists of `type` the
+ * request reads, where its links are indexed). When a relation condition holds for the whole
+ * filter (alone, or in its top-level `$and`), the sources it admits lead it as `documentId $in`,
+ * so the list reads them by key.
+ */
+export async function resolveRelations(scope: FilterScope, type: ContentType, filter: Filter | undefined, sourceLists: readonly string[]): Promise<Filter | undefined> {
+  if (filter === undefined) return undefined
+  let sources: string[] | undefined
+  const walk = async (node: Filter, top: boolean): Promise<Filter> => {
+    switch (node.kind) {
+      case 'condition':
+      case 'linked':
+        return node
+      case 'not':
+        return { kind: 'not', filter: await walk(node.filter, false) }
+      case 'and':
+        return { kind: 'and', filters: await Promise.all(node.filters.map((inner) => walk(inner, top))) }
+      case 'or':
+        return { kind: 'or', filters: await Promise.all(node.filters.map((inner) => walk(inner, false))) }
+      case 'relation': {
+        const resolved = await resolveOne(scope, type, node, sourceLists)
+        if (top && resolved.sources !== undefined && (sources === undefined || resolved.sources.length < sources.length)) sources = resolved.sources
+        return resolved.filter
+      }
+    }
+  }
+  const resolved = await walk(filter, true)
+  if (sources === undefined || sources.length > scope.services.config.rest.maxScan) return resolved
+  return { kind: 'and', filters: [{ kind: 'condition', field: 'documentId', operator: '$in', values: sources }, resolved] }
+}
