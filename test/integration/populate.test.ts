@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { json } from '../support/context.js'
 import { dataOf, draftClient, type Doc } from '../support/drafts.js'
-import { expectQuery400, getOne, idsOf, relationLimits, shop, type Shop } from '../support/relations.js'
+import { expect400, expectQuery400, getOne, idsOf, relationLimits, shop, type Shop } from '../support/relations.js'
 
 const RELATION_KEYS = ['author', 'tags', 'localizations']
 /** Which of article's relation keys (and localizations) an answer holds. */
@@ -214,10 +214,10 @@ describe('populated to-many bounds', () => {
     const w = await world(relationLimits({ maxDocuments: 4 }))
     // a1 holds 3 tags and an author, a2 one tag and an author: 4 populated documents fit, 6 do not.
     expect((await dataOf(await w.s.articles.list('populate=tags'))).length).toBe(3)
-    const error = await expectQuery400(w.s.ctx, () => w.s.articles.list('populate=author,tags'), 'populate', /\b4\b/)
-    expect(error.message).toMatch(/populate/)
+    const limit = /\b4\b|maxDocuments/
+    await expect400(w.s.ctx, () => w.s.articles.list('populate=author,tags'), limit)
     expect(relationKeysOf(await getOne(w.s.articles, w.a1.documentId, { populate: 'author,tags' }))).toEqual(['author', 'tags'])
-    await expectQuery400(w.s.ctx, () => w.s.articles.list('populate[author][populate]=articles&populate[tags]=true'), 'populate', /\b4\b/)
+    await expect400(w.s.ctx, () => w.s.articles.list('populate[author][populate]=articles&populate[tags]=true'), limit)
   })
 })
 

@@ -111,8 +111,7 @@ describe('filters through relations', () => {
   })
 
   it('answers 400 with a hint to [documentId][$eq] for a relation compared to a value', async () => {
-    const error = await expectQuery400(w.s.ctx, () => w.s.articles.list(`filters[author]=${w.ann.documentId}`), 'filters', /documentId\]\[\$eq\]/)
-    expect(error.message).toMatch(/author/)
+    await expectQuery400(w.s.ctx, () => w.s.articles.list(`filters[author]=${w.ann.documentId}`), 'filters', /\[documentId\]\[\$eq\]/)
     await expectQuery400(w.s.ctx, () => w.s.articles.list(`filters[tags]=${w.alpha.documentId}`), 'filters', /documentId/)
     await expectQuery400(w.s.ctx, () => w.s.articles.list(`filters[author][$eq]=${w.ann.documentId}`), 'filters')
   })

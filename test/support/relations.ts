@@ -59,14 +59,14 @@ export async function getOne(client: DraftClient, documentId: string | undefined
 /** documentIds of a populated to-many. */
 export const idsOf = (docs: readonly Doc[] | null | undefined) => (docs ?? []).map((doc) => doc.documentId as string)
 
-/** Every message of an error envelope: its own and those of `details.errors`. */
-export function messagesOf(error: { message?: unknown; details?: { errors?: { message?: unknown }[] } }): string[] {
-  return [String(error.message), ...(error.details?.errors ?? []).map((entry) => String(entry.message))]
+/** Every message of an error envelope: its own, and each of `details.errors` prefixed with its path. */
+export function messagesOf(error: { message?: unknown; details?: { errors?: { path?: unknown[]; message?: unknown }[] } }): string[] {
+  return [String(error.message), ...(error.details?.errors ?? []).map((entry) => `${(entry.path ?? []).join('.')}: ${String(entry.message)}`)]
 }
 
 /**
  * Sends a request that must be a 400 ValidationError with a message matching each of `patterns`
- * (its own message or one in `details.errors`), and checks the table is unchanged.
+ * (its own message, or one in `details.errors` with its path), and checks the table is unchanged.
  */
 export async function expect400(ctx: TestContext, send: () => Promise<Response>, ...patterns: RegExp[]): Promise<any> {
   const before = await tableSnapshot(ctx)
