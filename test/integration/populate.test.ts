@@ -4,7 +4,7 @@
 // populate what, and populated targets following the request's locale, fallback and status.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { json } from '../support/context.js'
-import { dataOf, draftClient, type Doc } from '../support/drafts.js'
+import { dataOf, draftClient, isolatedPeer, type Doc } from '../support/drafts.js'
 import { expect400, expectQuery400, getOne, idsOf, relationLimits, shop, type Shop } from '../support/relations.js'
 
 const RELATION_KEYS = ['author', 'tags', 'localizations']
@@ -178,6 +178,7 @@ describe('populate forms', () => {
     ['an unknown name deeper', { populate: 'author.nope' }, 'nope'],
     ['a scalar of the target', { 'populate[author][populate]': 'name' }, 'name'],
     ['a private attribute of the target', { 'populate[author][populate][0]': 'email' }, 'email'],
+    ['an unknown key in a populate object', { 'populate[author][nope]': 'x' }, 'nope'],
   ])('answers 400 Invalid key for %s', async (_, query, name) => {
     const error = await expectQuery400(w.s.ctx, () => w.s.articles.get(w.a1.documentId, query), 'populate')
     expect(error.message).toBe(`Invalid key ${name}`)
@@ -200,12 +201,21 @@ describe('populate forms', () => {
 })
 
 describe('populated to-many bounds', () => {
-  it('shows at most 100 links unless asked, the rest with start', async () => {
+  it('shows at most 100 links unless asked, the rest with start, read in batches', async () => {
     const s = await shop({}, [])
     const tags: string[] = []
     for (let i = 0; i < 101; i++) tags.push((await s.tag(`bulk ${String(i).padStart(3, '0')}`)).documentId)
     const x = await s.article({ tags })
-    expect(idsOf((await getOne(s.articles, x.documentId, { populate: 'tags' })).tags)).toEqual(tags.slice(0, 100))
+    // Read by another process whose DynamoDB calls are counted: batched key reads, never one call per link, never a Scan.
+    const peer = isolatedPeer(s.ctx)
+    const calls: string[] = []
+    peer.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+      calls.push(context.commandName)
+      return next(args)
+    }, { step: 'initialize', name: 'count-calls' })
+    const read = await getOne(s.articles, x.documentId, { populate: 'tags' }, peer)
+    expect(idsOf(read.tags)).toEqual(tags.slice(0, 100))
+    expect({ calls: calls.length < 30, scans: calls.filter((name) => name === 'ScanCommand') }).toEqual({ calls: true, scans: [] })
     expect(idsOf((await getOne(s.articles, x.documentId, { 'populate[tags][start]': '100' })).tags)).toEqual(tags.slice(100))
     expect((await getOne(s.articles, x.documentId, { 'populate[tags][count]': 'true' })).tags).toEqual({ count: 101 })
   }, 60_000)

@@ -1,6 +1,7 @@
 // Relation kinds the shipped types do not hold (content-model.md §16), on types loaded from schema
 // files made here: a bidirectional oneToOne moves its target from either side, a one-way oneToOne
-// does not make its target exclusive, and a link to the document itself is kept, published included.
+// does not make its target exclusive, a to-one whose target is unpublished reads null in published
+// reads, and a link to the document itself is kept, published included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -88,6 +89,15 @@ describe('relation kinds beyond the shipped types', () => {
     const bob = await dataOf(await people.post({ name: 'Bob', badge: badge.documentId }))
     expect((await getOne(people, ann.documentId, { populate: 'badge' })).badge?.documentId).toBe(badge.documentId)
     expect((await getOne(people, bob.documentId, { populate: 'badge' })).badge?.documentId).toBe(badge.documentId)
+  })
+
+  it('shows a to-one as null when its target has no version in the status read, and the target once published', async () => {
+    const draftOnly = await dataOf(await pages.post({ name: 'unpublished' }, { status: 'draft' }))
+    const page = await dataOf(await pages.post({ name: 'child', parent: draftOnly.documentId }))
+    expect((await getOne(pages, page.documentId, { populate: 'parent' })).parent).toBeNull()
+    expect((await getOne(pages, page.documentId, { populate: 'parent', status: 'draft' })).parent).toMatchObject({ documentId: draftOnly.documentId, publishedAt: null })
+    await dataOf(await pages.action(draftOnly.documentId, 'publish'))
+    expect((await getOne(pages, page.documentId, { populate: 'parent' })).parent).toMatchObject({ documentId: draftOnly.documentId, name: 'unpublished' })
   })
 
   it('keeps a link to the document itself, in the draft and the published version', async () => {

@@ -3,7 +3,7 @@
 // that writes nothing.
 import { expect } from 'vitest'
 import { createTestContext, json, tableSnapshot, type TestContext } from './context.js'
-import { dataOf, draftClient, oneOf, type Doc, type DraftClient } from './drafts.js'
+import { dataOf, draftClient, oneOf, type Doc, type DraftClient, type Requester } from './drafts.js'
 
 type Overrides = NonNullable<Parameters<typeof createTestContext>[0]>
 
@@ -51,9 +51,9 @@ export async function shop(overrides: Overrides = {}, locales: string[] = ['fr',
   }
 }
 
-/** The one version a get one answers with `query` (a 200, or the test fails). */
-export async function getOne(client: DraftClient, documentId: string | undefined, query: Record<string, string> = {}): Promise<Doc> {
-  return oneOf(await client.get(documentId, query))
+/** The one version a get one answers with `query` (a 200, or the test fails), through `via` when given. */
+export async function getOne(client: DraftClient, documentId: string | undefined, query: Record<string, string> = {}, via?: Requester): Promise<Doc> {
+  return oneOf(await client.get(documentId, query, {}, via))
 }
 
 /** documentIds of a populated to-many. */
