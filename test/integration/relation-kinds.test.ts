@@ -1,6 +1,7 @@
 // Relation kinds the shipped types do not hold (content-model.md §16), on types loaded from schema
 // files made here: a bidirectional oneToOne moves its target from either side, a one-way oneToOne
-// does not make its target exclusive, a to-one whose target is unpublished reads null in published
+// does not make its target exclusive, an inverse write between two draft & publish types follows
+// its status, a to-one whose target is unpublished reads null in published
 // reads, and a link to the document itself is kept, published included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,6 +36,12 @@ const SCHEMAS: Record<string, unknown> = {
     related: { type: 'relation', relation: 'manyToMany', target: 'api::page.page' },
     parent: { type: 'relation', relation: 'oneToOne', target: 'api::page.page' },
   }, true),
+  show: schema('show', 'shows', {
+    episodes: { type: 'relation', relation: 'oneToMany', target: 'api::episode.episode', mappedBy: 'show' },
+  }, true),
+  episode: schema('episode', 'episodes', {
+    show: { type: 'relation', relation: 'manyToOne', target: 'api::show.show', inversedBy: 'episodes' },
+  }, true),
 }
 
 describe('relation kinds beyond the shipped types', () => {
@@ -43,6 +50,8 @@ describe('relation kinds beyond the shipped types', () => {
   let passports: DraftClient
   let badges: DraftClient
   let pages: DraftClient
+  let shows: DraftClient
+  let episodes: DraftClient
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relation-kinds-'))
     dirs.push(dir)
@@ -56,6 +65,8 @@ describe('relation kinds beyond the shipped types', () => {
     passports = draftClient(ctx, key, '/api/passports')
     badges = draftClient(ctx, key, '/api/badges')
     pages = draftClient(ctx, key, '/api/pages')
+    shows = draftClient(ctx, key, '/api/shows')
+    episodes = draftClient(ctx, key, '/api/episodes')
   })
 
   const passportOf = async (personId: string) => (await getOne(people, personId, { populate: 'passport' })).passport?.documentId ?? null
@@ -98,6 +109,21 @@ describe('relation kinds beyond the shipped types', () => {
     expect((await getOne(pages, page.documentId, { populate: 'parent', status: 'draft' })).parent).toMatchObject({ documentId: draftOnly.documentId, publishedAt: null })
     await dataOf(await pages.action(draftOnly.documentId, 'publish'))
     expect((await getOne(pages, page.documentId, { populate: 'parent' })).parent).toMatchObject({ documentId: draftOnly.documentId, name: 'unpublished' })
+  })
+
+  it('an inverse write between two draft & publish types changes the owning versions of its status (none: both)', async () => {
+    const show = await dataOf(await shows.post({ name: 'show' }))
+    const episode = await dataOf(await episodes.post({ name: 'pilot' }))
+    const showOf = async (status: string) => (await getOne(episodes, episode.documentId, { populate: 'show', status })).show?.documentId ?? null
+    const episodesOf = async (status: string) => idsOf((await getOne(shows, show.documentId, { populate: 'episodes', status })).episodes)
+    await dataOf(await shows.put(show.documentId, { episodes: [episode.documentId] }, { status: 'draft' }))
+    expect({ draft: await showOf('draft'), published: await showOf('published') }).toEqual({ draft: show.documentId, published: null })
+    expect({ draft: await episodesOf('draft'), published: await episodesOf('published') }).toEqual({ draft: [episode.documentId], published: [] })
+    await dataOf(await shows.put(show.documentId, { name: 'show, published', episodes: [episode.documentId] }))
+    expect({ draft: await showOf('draft'), published: await showOf('published') }).toEqual({ draft: show.documentId, published: show.documentId })
+    expect({ draft: await episodesOf('draft'), published: await episodesOf('published') }).toEqual({ draft: [episode.documentId], published: [episode.documentId] })
+    await dataOf(await shows.put(show.documentId, { episodes: [] }, { status: 'draft' }))
+    expect({ draft: await showOf('draft'), published: await showOf('published') }).toEqual({ draft: null, published: show.documentId })
   })
 
   it('keeps a link to the document itself, in the draft and the published version', async () => {
