@@ -362,6 +362,15 @@ describe('links per locale version', () => {
     expect((await s.articles.get(x.documentId, { locale: 'fr', fallback: 'false' })).status).toBe(404)
   })
 
+  it('answers 400 naming fr for a homepage fr featuring an article without a fr version', async () => {
+    const enOnly = await s.article({ title: 'en only' })
+    await expect400(s.ctx, () => s.home.put(undefined, { title: 'Accueil', featured: [enOnly.documentId] }, { locale: 'fr' }), notFoundIn(enOnly.documentId, 'fr'))
+    await dataOf(await s.articles.put(enOnly.documentId, { title: 'brouillon' }, { locale: 'fr', status: 'draft' }))
+    await dataOf(await s.home.put(undefined, { title: 'Accueil', featured: [enOnly.documentId] }, { locale: 'fr' }))
+    expect(idsOf((await dataOf(await s.home.get(undefined, { locale: 'fr', populate: 'featured', status: 'draft' }))).featured)).toEqual([enOnly.documentId])
+    expect(idsOf((await dataOf(await s.home.get(undefined, { locale: 'fr', populate: 'featured', fallback: 'false' }))).featured)).toEqual([])
+  })
+
   it('checks a connect item\'s { documentId, locale } in that locale', async () => {
     const enOnly = await s.author('English only')
     await dataOf(await s.authors.put(enOnly.documentId, { name: 'Deutsch' }, { locale: 'de' }))
