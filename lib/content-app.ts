@@ -105,11 +105,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return jsonText(c, text)
   }
 
-  const written = async (c: Context, version: Version, query: { fields: readonly string[] | undefined; populate: unknown; status: Status | undefined }, who: Caller) => {
+  /** A write's answer: the version written, populated as the request asked (`populator`, checked before writing). */
+  const written = async (c: Context, version: Version, fields: readonly string[] | undefined, populator?: Populator) => {
     c.header('ETag', etagOf(version))
-    const populator = populatorOf(who, query.populate, version.status, true)
     const populated = populator === undefined ? undefined : await populator([version], version.locale)
-    return json(c, { data: shown(version, query.fields, populated), meta: {} })
+    return json(c, { data: shown(version, fields, populated), meta: {} })
   }
 
   /**
@@ -141,9 +141,12 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    * Parses a write's body: its attributes, each `uid` it leaves unset derived from its target
    * field (unique in `locale`), and its relation operations, whose targets must exist (§16).
    */
-  const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string): Promise<{ attributes: Attributes; links: Record<string, LinkOp> }> => {
+  const attributesOf = async (body: unknown, mode: BodyMode, locale: string, documentId: string, current?: Version): Promise<{ attributes: Attributes; links: Record<string, LinkOp> }> => {
     const attributes = parseBody(body, type, mode)
     const links = parseLinkOps((body as { data: Record<string, unknown> }).data, type)
+    // Links that cannot apply to the version as read (a position relative to a target not linked,
+    // too many) are a 400 before ids are drawn; the write applies them again to what it reads.
+    resolveLinks(type, links, current, config.rest.relations.maxLinks)
     for (const { name, base } of uidsToDerive(type, mode, body, attributes)) {
       attributes[name] = await documents.availableUid(type, name, versionList(locale, bodyStatus), base, documentId)
     }
@@ -206,11 +209,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     const first = state.versions[0]
     who.requireAny(type, existing !== undefined || first === undefined ? 'update' : 'createLocalization')
     const expectedRev = expectedRevision(c.req.header('if-match'), versionIn(state.versions, locale, answerStatus))
+    const populator = populatorOf(who, query.populate, answerStatus, true)
     const body = await readJsonBody(c, config.maxBodyBytes)
     const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
-    const { attributes, links } = await attributesOf(body, mode, locale, state.documentId)
-    // Links that cannot apply (a position relative to a target not linked, too many) are a 400 before ids are drawn.
-    resolveLinks(type, links, existing, config.rest.relations.maxLinks)
+    const { attributes, links } = await attributesOf(body, mode, locale, state.documentId, existing)
     // A version too large to store (413) or holding a taken unique value (400) is refused before the
     // id sequence moves, so a rejected request writes nothing.
     if (existing === undefined) await documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
@@ -231,7 +233,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
     }, state)
     await writeInverse(services, type, state.documentId, locale, publish, links)
-    return written(c, version, query, who)
+    return written(c, version, query.fields, populator)
   }
 
   /** The publication actions by route name: the change each makes to one locale (`newId` for a first publication). */
@@ -248,7 +250,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    */
   const publicationAction = async (c: Context, documentId: string, action: keyof typeof ACTIONS) => {
     const act = ACTIONS[action]
-    const who = await caller(c, 'publish')
+    await caller(c, 'publish')
     const query = parseWriteQuery(c.req.url, type, true)
     const locale = await localeOf(query.locale, true)
     const state = await loadDocument(documentId)
@@ -281,7 +283,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       if (acted.length === 0) throw notFound()
       return { versions, result: acted }
     }, state)
-    if (locale !== WILDCARD) return written(c, results[0] as Version, query, who)
+    if (locale !== WILDCARD) return written(c, results[0] as Version, query.fields)
     return json(c, { data: results.map((version) => shown(version, query.fields)), meta: {} })
   }
 
@@ -375,6 +377,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const who = await caller(c, 'create')
       const query = parseWriteQuery(c.req.url, type)
       const locale = await localeOf(query.locale)
+      const populator = populatorOf(who, query.populate, type.draftAndPublish && query.status === 'draft' ? 'draft' : 'published', true)
       const documentId = newDocumentId()
       const { attributes, links } = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
       await documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
@@ -387,7 +390,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
       })
       await writeInverse(services, type, documentId, locale, publish, links)
-      return written(c, version, query, who)
+      return written(c, version, query.fields, populator)
     })
     allowOnly(app, root, ['GET', 'POST'])
 

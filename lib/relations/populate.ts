@@ -137,7 +137,9 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
         // Candidates from every list along the chain; each shown as the chain serves it, kept when that version links here.
         const candidates = await linkedFrom(ctx.services, target, relation.mappedBy as string, version.documentId, chain.map((each) => versionList(each, status)), maxScan)
         const served = chain.length === 1 ? new Map(candidates.map((candidate) => [candidate.documentId, candidate])) : await readTargets(ctx, target, [...new Set(candidates.map((candidate) => candidate.documentId))], locale)
-        const linked = [...served.values()].filter((one) => linkIds(one.attributes[relation.mappedBy as string]).includes(version.documentId)).sort((a, b) => a.id - b.id)
+        const order = new Map(candidates.map((candidate, i) => [candidate.documentId, i]))
+        const linked = [...served.values()].filter((one) => linkIds(one.attributes[relation.mappedBy as string]).includes(version.documentId))
+          .sort((a, b) => (order.get(a.documentId) ?? 0) - (order.get(b.documentId) ?? 0))
         shown.set(version, relation.many ? window(node, target, linked, locale) : linked.slice(0, 1).filter((one) => node.filters === undefined || matchesFilter(node.filters, versionValues(one), locale, target)))
       }))
     }

@@ -8,11 +8,12 @@ import type { Version } from '../storage/items.js'
 import { linkIds } from './write.js'
 
 /**
- * The versions of `owner` in `lists` whose `attribute` links `target`, in list order, then by id.
+ * The versions of `owner` in `lists` whose `attribute` links `target`, in the order the links were
+ * made (then by id).
  * A 400 naming api.rest.maxScan when more than `limit` candidates would be read.
  */
 export async function linkedFrom(services: Pick<Services, 'links' | 'documents'>, owner: ContentType, attribute: string, target: string, lists: readonly string[], limit: number): Promise<Version[]> {
-  const candidates = await services.links.sources(target, owner.uid, attribute, lists, limit)
+  const candidates = (await services.links.sources(target, owner.uid, attribute, lists, limit)).sort((a, b) => a.at - b.at || a.id - b.id)
   if (candidates.length > limit) throw overLinks(limit)
   const versions = await services.documents.getVersions(owner, candidates.map(({ documentId, list }) => ({ documentId, list })))
   const byKey = new Map(versions.map((version) => [`${version.documentId} ${version.status === 'draft' ? 'draft:' : ''}${version.locale}`, version]))

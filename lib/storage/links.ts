@@ -4,16 +4,16 @@
 // a relation (`filters[tags][slug]`), and the "one" sides that move a target need it. One small
 // item per link, in the target's partition:
 //
-//   { documentId: '#link:<target documentId>', locale: '<source uid>#<attribute>#<source list>#<source id, 16 digits>#<source documentId>', r }
+//   { documentId: '#link:<target documentId>', locale: '<source uid>#<attribute>#<source list>#<source id, 16 digits>#<source documentId>', r, t }
 //
-// so the links to a document from one attribute and list are one Query, in the order of the
-// sources' ids. The item is written outside the write's transaction: put before it (for a link it
+// so the links to a document from one attribute and list are one Query; `t` is when the link was
+// made (an inverse side shows its links in that order, as Strapi does). The item is written outside the write's transaction: put before it (for a link it
 // adds), deleted after it (for one it removes), each on condition of `r`, the source document's
 // head revision of the change, so a late put or delete never undoes a newer change. The index is
 // therefore a superset of the links: every link has its item, and a reader keeps a source only
 // when the source's version itself holds the link (the version is the truth).
 import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { isOwning, ownedRelations, type ContentType } from '../content-types.js'
+import { ownedRelations, type ContentType } from '../content-types.js'
 import { conditionalWrite, guarded } from './client.js'
 import { listOf, type Version } from './items.js'
 
@@ -37,11 +37,12 @@ export interface LinkKey {
   readonly locale: string
 }
 
-/** A source the index names: its documentId, its list and its version's id. */
+/** A source the index names: its documentId, its list, its version's id, and when it linked (ms). */
 export interface LinkSource {
   readonly documentId: string
   readonly list: string
   readonly id: number
+  readonly at: number
 }
 
 const pad = (id: number) => String(id).padStart(16, '0')
@@ -87,7 +88,7 @@ export class LinkIndex {
   async add(keys: readonly LinkKey[], revision: number): Promise<void> {
     await inBatches(keys, (Key) => conditionalWrite(() => this.db.send(new PutCommand({
       TableName: this.tableName,
-      Item: { ...Key, r: revision },
+      Item: { ...Key, r: revision, t: Date.now() },
       ConditionExpression: 'attribute_not_exists(r) OR r < :r',
       ExpressionAttributeValues: { ':r': revision },
     })), () => undefined))
@@ -116,16 +117,16 @@ export class LinkIndex {
         const page = await guarded(() => this.db.send(new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'documentId = :p AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#sk': 'locale' },
+          ExpressionAttributeNames: { '#sk': 'locale', '#t': 't' },
           ExpressionAttributeValues: { ':p': linkPartition(target), ':prefix': prefix },
-          ProjectionExpression: '#sk',
+          ProjectionExpression: '#sk, #t',
           ConsistentRead: true,
           Limit: limit + 1 - found.length,
           ExclusiveStartKey: start,
         })))
         for (const item of page.Items ?? []) {
           const [id = '', documentId = ''] = String(item.locale).slice(prefix.length).split('#')
-          found.push({ documentId, list, id: Number(id) })
+          found.push({ documentId, list, id: Number(id), at: Number(item.t ?? 0) })
         }
         start = page.LastEvaluatedKey
       } while (start !== undefined && found.length <= limit)
@@ -133,9 +134,4 @@ export class LinkIndex {
     }
     return found
   }
-}
-
-/** True when `type` has relations whose links the index keeps. */
-export function keepsLinks(type: ContentType): boolean {
-  return Object.values(type.relations).some(isOwning)
 }
