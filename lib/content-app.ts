@@ -23,9 +23,11 @@ import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, 
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
 import { ownListsOf, resolveRelations } from './relations/filters.js'
-import { writeInverse } from './relations/inverse.js'
+import { releaseTargets, writeInverse } from './relations/inverse.js'
 import { checkAccess, populate, type Populated } from './relations/populate.js'
 import { parsePopulate } from './relations/populate-query.js'
+import { sortedThroughRelations } from './relations/sort.js'
+import { throughRelation } from './query/sort.js'
 import { checkTargets } from './relations/targets.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from './relations/write.js'
 
@@ -233,6 +235,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
     }, state)
     await writeInverse(services, type, state.documentId, locale, publish, links)
+    await releaseTargets(services, type, state.documentId, locale, publish, links)
     return written(c, version, query.fields, populator)
   }
 
@@ -346,13 +349,15 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
       const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
+      const relationSort = query.sort.some(throughRelation)
       const read = (validator: Validator) =>
-        partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
+        relationSort ? sortedThroughRelations({ services, status, fallback: query.fallback !== false }, type, request, validator, locale)
+        : partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
         : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
       // move with every change to their versions (a partition's only when its members change).
       const validator = lists.validator(type, listNames, partitions)
-      if (populator !== undefined || filter !== query.filters) {
+      if (populator !== undefined || filter !== query.filters || relationSort) {
         // Through relations, the answer depends on other types' documents too: read each time, its ETag is its body's.
         const page = await read(validator)
         const populated = populator === undefined ? undefined : await populator(page.versions, locale)
@@ -390,6 +395,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
         return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
       })
       await writeInverse(services, type, documentId, locale, publish, links)
+      await releaseTargets(services, type, documentId, locale, publish, links)
       return written(c, version, query.fields, populator)
     })
     allowOnly(app, root, ['GET', 'POST'])

@@ -207,7 +207,7 @@ export function parseListQuery(url: string, type: ContentType, rest: Pick<RestCo
   return {
     ...query,
     filters: search === undefined ? query.filters : query.filters === undefined ? search : { kind: 'and', filters: [query.filters, search] },
-    sort: parseSort(parsed.sort, type),
+    sort: parseSort(parsed.sort, type, typeOf),
     pagination: parsePagination(parsed.pagination, rest),
     publicationFilter: readPublicationFilter(parsed.publicationFilter, type),
   }

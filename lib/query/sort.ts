@@ -1,6 +1,7 @@
 // The `sort` query parameter: parsed into typed entries, and the comparator that orders documents
 // by them (nulls first ascending, locale collation for strings, ties by id ascending).
 import { sortableFields, type ContentType } from '../content-types.js'
+import type { TypeOf } from './filters.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, plainOrdered } from './field-kinds.js'
 
@@ -36,11 +37,15 @@ function parseSortString(raw: string): SortEntry[] {
     })
 }
 
-/** `{ title: 'desc', views: 'asc' }`: keys in order. */
+/** `{ title: 'desc', views: 'asc' }`: keys in order; `{ author: { name: 'asc' } }` is `author.name`. */
 function parseSortObject(raw: Record<string, unknown>): SortEntry[] {
-  return Object.keys(raw).map((field) => {
+  return Object.keys(raw).flatMap((field) => {
     if (field.trim() === '') throw invalidKey(field)
-    return { field: field.trim(), order: parseOrder(raw[field]) }
+    const value = raw[field]
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return parseSortObject(value as Record<string, unknown>).map((entry) => ({ field: `${field.trim()}.${entry.field}`, order: entry.order }))
+    }
+    return [{ field: field.trim(), order: parseOrder(value) }]
   })
 }
 
@@ -51,15 +56,31 @@ function parseSortValue(raw: unknown): SortEntry[] {
   throw badRequest('Invalid sort parameter', queryDetails('sort', 'sort', null))
 }
 
-/** Parses the raw `sort` value from qs into entries, checking every field is sortable on `type`. */
-export function parseSort(raw: unknown, type: ContentType): SortEntry[] {
+/**
+ * Parses the raw `sort` value from qs into entries, checking every field is sortable on `type`:
+ * its own sortable fields, or (given `typeOf`) `<relation>.<field>` through a public to-one
+ * relation it owns (content-model.md §16).
+ */
+export function parseSort(raw: unknown, type: ContentType, typeOf?: TypeOf): SortEntry[] {
   if (raw === undefined) return []
   const entries = parseSortValue(raw)
   const allowed = new Set(sortableFields(type))
   for (const entry of entries) {
-    if (!allowed.has(entry.field)) throw invalidKey(entry.field)
+    if (allowed.has(entry.field)) continue
+    const [name = '', field, ...rest] = entry.field.split('.')
+    const relation = Object.hasOwn(type.relations, name) ? type.relations[name] : undefined
+    if (relation === undefined || typeOf === undefined || relation.private === true || field === undefined || rest.length > 0) throw invalidKey(entry.field)
+    if (relation.many || relation.mappedBy !== undefined) {
+      throw badRequest(`Invalid key ${entry.field}: sort through a to-one relation this type stores (${name} ${relation.many ? 'links many documents' : 'is an inverse side'})`, queryDetails('sort', entry.field, null))
+    }
+    if (!sortableFields(typeOf(relation.target)).includes(field)) throw invalidKey(entry.field)
   }
   return entries
+}
+
+/** True when an entry sorts through a relation (`author.name`). */
+export function throughRelation(entry: SortEntry): boolean {
+  return entry.field.includes('.')
 }
 
 type Comparable = string | number | boolean | null | undefined
@@ -108,11 +129,14 @@ export function sortComparator(
   entries: readonly SortEntry[],
   type: ContentType,
   collationLocale: string,
+  typeOf?: TypeOf,
 ): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
   const collator = collatorFor(collationLocale)
   const byCollation = (x: string, y: string) => collator.compare(x, y)
   const keys = entries.map(({ field, order }) => {
-    const kind = fieldKind(field, type)
+    // `author.name` orders as the target's `name` does.
+    const [name = '', inner] = field.split('.')
+    const kind = inner !== undefined && typeOf !== undefined ? fieldKind(inner, typeOf(type.relations[name]?.target as string)) : fieldKind(field, type)
     return { field, order, compareStrings: kind === 'biginteger' ? bigIntegerCompare : plainOrdered(kind) ? plainCompare : byCollation }
   })
   return (a, b) => {

@@ -60,7 +60,7 @@ function spend(ctx: PopulateContext, documents: number): void {
  * The versions `target` shows for `documentIds` to a reader in `locale`: each document's version in
  * the request's status, along the fallback chain when on (from the served copies once ready).
  */
-async function readTargets(ctx: PopulateContext, target: ContentType, documentIds: readonly string[], locale: string): Promise<Map<string, Version>> {
+export async function readTargets(ctx: Pick<PopulateContext, 'services' | 'status' | 'fallback'>, target: ContentType, documentIds: readonly string[], locale: string): Promise<Map<string, Version>> {
   const { locales, documents } = ctx.services
   const found = new Map<string, Version>()
   if (documentIds.length === 0) return found
