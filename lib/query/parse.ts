@@ -1,6 +1,6 @@
 // The query string, parsed once at the boundary: qs with explicit limits, then checked into a typed
 // query. Code past this point never sees raw strings such as "2" or "title:desc".
-import qs from 'qs'
+import parseQuery from 'qs/lib/parse.js'
 import type { RestConfig } from '../config.js'
 import type { ContentType } from '../content-types.js'
 import { badRequest, queryDetails, uriTooLong } from '../errors.js'
@@ -38,7 +38,7 @@ export function parseSearch(url: string): Record<string, unknown> {
   const simple = parseSimple(search)
   if (simple !== undefined) return simple
   try {
-    return qs.parse(search, QS_OPTIONS) as Record<string, unknown>
+    return parseQuery(search, QS_OPTIONS) as Record<string, unknown>
   } catch (error) {
     const overlong = error instanceof RangeError ? longArray(search) : undefined
     if (overlong !== undefined) {
@@ -78,7 +78,7 @@ function parseSimple(search: string): Record<string, unknown> | undefined {
 function longArray(search: string): string[] | undefined {
   let parsed: unknown
   try {
-    parsed = qs.parse(search, { ...QS_OPTIONS, arrayLimit: QS_OPTIONS.parameterLimit, throwOnLimitExceeded: false })
+    parsed = parseQuery(search, { ...QS_OPTIONS, arrayLimit: QS_OPTIONS.parameterLimit, throwOnLimitExceeded: false })
   } catch {
     return undefined
   }
