@@ -26,7 +26,7 @@ const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 409, 413, 414, 415, 500, 503
 /** The operations of one content type, keyed by path then method. */
 function contentPaths(type: ContentType): Record<string, Schema> {
   const name = typeName(type)
-  const { sort, filters, fields } = typeParameters(type)
+  const { sort, filters, fields, populate } = typeParameters(type)
   const operation = (action: string, summary: string, { description, ...rest }: Schema): Schema => ({
     tags: [type.singularName],
     operationId: `${type.singularName}.${action}`,
@@ -52,7 +52,7 @@ function contentPaths(type: ContentType): Record<string, Schema> {
     : ''
   const update = (description: string, errors: ErrorStatus[]) => operation('update', `Create or update the ${type.singularName} in a locale`, {
     description: `${description} A new localization needs createLocalization instead of update. Writes never fall back.${publication}`,
-    parameters: [parameter('Locale'), ...status, fields, parameter('IfMatch')],
+    parameters: [parameter('Locale'), ...status, fields, populate, parameter('IfMatch')],
     requestBody: body('UpdateRequest'),
     responses: written(errors),
   })
@@ -63,7 +63,7 @@ function contentPaths(type: ContentType): Record<string, Schema> {
   })
   const getOne = (action: string, locale: string, schema: string) => operation(action, `Get the ${type.singularName} in a locale`, {
     description: 'The first version along the locale\'s fallback chain (Content-Language names it); 404 when there is none, or it does not match filters.',
-    parameters: [parameter(locale), ...status, filters, fields, parameter('Fallback'), parameter('IfNoneMatch')],
+    parameters: [parameter(locale), ...status, filters, fields, populate, parameter('Fallback'), parameter('IfNoneMatch')],
     responses: read(schema, [...READ_ERRORS, 404], [...READ_HEADERS, 'ContentLanguage']),
   })
   const action = (name: string, summary: string, description: string, path: string): Record<string, Schema> => ({
@@ -102,12 +102,12 @@ function contentPaths(type: ContentType): Record<string, Schema> {
     [root]: {
       get: operation('find', `List ${type.pluralName}`, {
         description: 'Filtered, then sorted, then paginated. With a fallback chain, each document appears once, in the first locale of the chain it has a version in.',
-        parameters: [parameter('LocaleOrAll'), ...status, ...(type.draftAndPublish ? [parameter('PublicationFilter')] : []), sort, ...PAGINATION, filters, parameter('Search'), fields, parameter('Fallback'), parameter('IfNoneMatch')],
+        parameters: [parameter('LocaleOrAll'), ...status, ...(type.draftAndPublish ? [parameter('PublicationFilter')] : []), sort, ...PAGINATION, filters, parameter('Search'), fields, populate, parameter('Fallback'), parameter('IfNoneMatch')],
         responses: read(`${name}ListResponse`, READ_ERRORS),
       }),
       post: operation('create', `Create a ${type.singularName}`, {
         description: 'A new document with its first version, in the requested locale (default: the default locale).',
-        parameters: [parameter('Locale'), ...status, fields],
+        parameters: [parameter('Locale'), ...status, fields, populate],
         requestBody: body('CreateRequest'),
         responses: written(),
       }),
@@ -172,7 +172,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
     components: {
       schemas: {
         ...sharedSchemas(config.rest),
-        ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest), filterSchemas(type)])),
+        ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest, types), filterSchemas(type)])),
         ...adminSchemas(types),
         ...errors.schemas,
       },

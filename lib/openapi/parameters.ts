@@ -3,7 +3,7 @@
 // ones are components; sort, filters and fields depend on the type's fields.
 import type { RestConfig } from '../config.js'
 import { PUBLICATION_FILTERS } from '../query/parse.js'
-import { sortableFields, type AttributeType, type ContentType } from '../content-types.js'
+import { publicRelations, sortableFields, type AttributeType, type ContentType } from '../content-types.js'
 import { BIGINTEGER, closed, ref, selectableFields, typeName, type Schema } from './schemas.js'
 
 const locale = (wildcard: string): Schema => ({
@@ -183,7 +183,20 @@ function filtersParameter(type: ContentType): Schema {
   }
 }
 
-/** The type-specific parameters of `type`, inline: sort (collections), filters, fields. */
-export function typeParameters(type: ContentType): { sort: Schema; filters: Schema; fields: Schema } {
-  return { sort: sortParameter(type), filters: filtersParameter(type), fields: fieldsParameter(type) }
+/** `populate` (content-model.md §16): the relations (and `localizations`) to show, in every form Strapi takes. */
+function populateParameter(type: ContentType): Schema {
+  const names = [...publicRelations(type), ...(type.localized ? ['localizations'] : [])]
+  return {
+    name: 'populate',
+    in: 'query',
+    style: 'deepObject',
+    explode: true,
+    description: `Show relations: \`populate=*\` (every relation one level, plus localizations), names (\`populate=${names.slice(0, 2).join(',') || 'author,tags'}\`, \`populate[0]=…\`, dot paths), or per relation an object with \`fields\`, \`filters\`, \`sort\`, nested \`populate\` (at most 5 levels), and on a to-many \`start\`, \`limit\` (100 unless asked) and \`count\`. Targets follow the request's locale (with fallback) and status. Populatable here: ${names.join(', ') || 'nothing'}. Answers with populate carry an ETag of their body.`,
+    schema: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'object' }] },
+  }
+}
+
+/** The type-specific parameters of `type`, inline: sort (collections), filters, fields, populate. */
+export function typeParameters(type: ContentType): { sort: Schema; filters: Schema; fields: Schema; populate: Schema } {
+  return { sort: sortParameter(type), filters: filtersParameter(type), fields: fieldsParameter(type), populate: populateParameter(type) }
 }

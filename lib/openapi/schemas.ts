@@ -2,7 +2,7 @@
 // from the content-type registry: attribute values as lib/body.ts checks them, documents in the
 // field order of behaviour.md §6, request bodies and the `{ data, meta }` envelopes.
 import type { RestConfig } from '../config.js'
-import { publicAttributes, SYSTEM_FIELDS, type Attribute, type ContentType } from '../content-types.js'
+import { publicAttributes, publicRelations, SYSTEM_FIELDS, typeByUid, type Attribute, type ContentType, type Relation } from '../content-types.js'
 import { DOCUMENT_ID } from '../storage/documents.js'
 
 /** A JSON Schema (or any OpenAPI object) as plain data. */
@@ -85,7 +85,7 @@ export function selectableFields(type: ContentType): string[] {
 }
 
 /** One locale version as answered, properties in response order; `fields` may leave any but id and documentId out. */
-function documentSchema(type: ContentType): Schema {
+function documentSchema(type: ContentType, types: readonly ContentType[]): Schema {
   const attributes = Object.fromEntries(publicAttributes(type).map((name) => [name, nullable(attributeSchema(type.attributes[name] as Attribute))]))
   return closed({
     id: { type: 'integer', minimum: 1, description: 'This locale version\'s own id' },
@@ -95,10 +95,38 @@ function documentSchema(type: ContentType): Schema {
     updatedAt: dateTime,
     publishedAt: type.draftAndPublish ? { ...nullable(dateTime), description: 'When this version was last published; null on a draft' } : dateTime,
     locale: { type: 'string', description: 'The locale code of this version (with fallback: the locale it was found in)' },
+    ...populatedSchemas(type, types),
   }, ['id', 'documentId'], {
-    description: `One locale version of a ${type.singularName}. Without \`fields\` every property is present, in this order; attributes without a value are null.`,
+    description: `One locale version of a ${type.singularName}. Without \`fields\` every property is present, in this order; attributes without a value are null. Relations${type.localized ? ' and `localizations`' : ''} appear only when \`populate\` asks for them.`,
   })
 }
+
+/** A populated relation's property: the target document(s), `{ count }` for a counted to-many (content-model.md §16). */
+function populatedSchemas(type: ContentType, types: readonly ContentType[]): Record<string, Schema> {
+  const properties: Record<string, Schema> = {}
+  for (const name of publicRelations(type)) {
+    const relation = type.relations[name] as Relation
+    const target = ref(typeName(typeByUid(types, relation.target) ?? type))
+    properties[name] = relation.many
+      ? { anyOf: [{ type: 'array', items: target, description: 'In link order; at most 100 unless populate[…][limit] asks' }, closed({ count: count('Links (populate[…][count]=true)') }, ['count'])], description: `Only with populate: the linked ${relation.target} documents in the request's locale and status` }
+      : { anyOf: [target, { type: 'null' }], description: `Only with populate: the linked ${relation.target} document in the request's locale and status, or null` }
+  }
+  if (type.localized) properties.localizations = { type: 'array', items: { type: 'object', description: 'Another locale version (same status): its id, documentId, locale and scalar fields' }, description: 'Only with populate=localizations or populate=*' }
+  return properties
+}
+
+/** A relation's value in a write: documentIds, or the connect / disconnect / set object. */
+function relationInputSchema(relation: Relation): Schema {
+  const target = { anyOf: [ref('DocumentId'), closed({ documentId: ref('DocumentId'), locale: { type: 'string' } }, ['documentId'])] }
+  const position = { type: 'object', description: 'One of { before: id }, { after: id }, { start: true }, { end: true }' }
+  const connectItem = relation.many ? { anyOf: [ref('DocumentId'), closed({ documentId: ref('DocumentId'), locale: { type: 'string' }, position }, ['documentId'])] } : target
+  const items = (item: Schema) => ({ anyOf: [item, { type: 'array', items: item }] })
+  const operations = closed({ connect: items(connectItem), disconnect: items(target), set: items(target) }, [], { description: 'set replaces every link and goes alone; connect adds (or moves, with position), disconnect removes' })
+  return relation.many
+    ? { anyOf: [{ type: 'array', items: target, description: 'The links, in order (= set)' }, operations, { type: 'null' }] }
+    : { anyOf: [ref('DocumentId'), closed({ documentId: ref('DocumentId'), locale: { type: 'string' } }, ['documentId']), operations, { type: 'null' }] }
+}
+
 
 /** The `{ data: { ...attributes } }` body of a create (`required` attributes must be there) or an update. */
 function requestSchema(type: ContentType, mode: 'create' | 'update'): Schema {
@@ -109,6 +137,7 @@ function requestSchema(type: ContentType, mode: 'create' | 'update'): Schema {
     if (attribute.unique === true || attribute.type === 'uid') properties[name] = { ...properties[name], description: 'Unique per locale' }
     if (attribute.type === 'uid' && attribute.targetField !== undefined) properties[name] = { ...properties[name], description: `Unique per locale; derived from ${attribute.targetField} when not sent` }
   }
+  for (const [name, relation] of Object.entries(type.relations)) properties[name] = { ...relationInputSchema(relation), description: `Links to ${relation.target} documents of this locale (content-model.md §16)` }
   properties.locale = { description: 'Ignored: the `locale` query parameter decides' }
   const derived = (attribute: Attribute) => attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField !== undefined)
   const required = mode === 'create' ? writable.filter(([, a]) => a.required === true && !derived(a)).map(([name]) => name) : []
@@ -127,11 +156,11 @@ const envelope = (data: Schema, meta: Schema): Schema => closed({ data, meta }, 
 const withPagination = (pagination: Schema): Schema => closed({ pagination }, ['pagination'])
 
 /** The component schemas of one content type: its document, bodies and envelopes. */
-export function contentTypeSchemas(type: ContentType, rest: Pick<RestConfig, 'findOneShape'>): Record<string, Schema> {
+export function contentTypeSchemas(type: ContentType, rest: Pick<RestConfig, 'findOneShape'>, types: readonly ContentType[] = [type]): Record<string, Schema> {
   const name = typeName(type)
   const document = ref(name)
   const schemas: Record<string, Schema> = {
-    [name]: documentSchema(type),
+    [name]: documentSchema(type, types),
     [`${name}UpdateRequest`]: requestSchema(type, 'update'),
     [`${name}Response`]: envelope(document, EMPTY_META),
   }

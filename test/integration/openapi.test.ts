@@ -164,18 +164,18 @@ describe('GET /api/openapi.json', () => {
     })
 
     it.each([
-      ['GET', '/api/articles', ['locale', 'status', 'publicationFilter', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
-      ['POST', '/api/articles', ['locale', 'status', 'fields']],
-      ['GET', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'filters', 'fields', 'fallback', 'If-None-Match']],
-      ['PUT', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'fields', 'If-Match']],
+      ['GET', '/api/articles', ['locale', 'status', 'publicationFilter', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'populate', 'fallback', 'If-None-Match']],
+      ['POST', '/api/articles', ['locale', 'status', 'fields', 'populate']],
+      ['GET', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'filters', 'fields', 'populate', 'fallback', 'If-None-Match']],
+      ['PUT', '/api/articles/{documentId}', ['documentId', 'locale', 'status', 'fields', 'populate', 'If-Match']],
       ['DELETE', '/api/articles/{documentId}', ['documentId', 'locale', 'If-Match']],
       ['POST', '/api/articles/{documentId}/actions/publish', ['documentId', 'locale', 'fields', 'If-Match']],
       ['POST', '/api/articles/{documentId}/actions/unpublish', ['documentId', 'locale', 'fields', 'If-Match']],
       ['POST', '/api/articles/{documentId}/actions/discard-draft', ['documentId', 'locale', 'fields', 'If-Match']],
-      ['GET', '/api/homepage', ['locale', 'status', 'filters', 'fields', 'fallback', 'If-None-Match']],
-      ['PUT', '/api/homepage', ['locale', 'status', 'fields', 'If-Match']],
+      ['GET', '/api/homepage', ['locale', 'status', 'filters', 'fields', 'populate', 'fallback', 'If-None-Match']],
+      ['PUT', '/api/homepage', ['locale', 'status', 'fields', 'populate', 'If-Match']],
       ['POST', '/api/homepage/actions/publish', ['locale', 'fields', 'If-Match']],
-      ['GET', '/api/authors', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'fallback', 'If-None-Match']],
+      ['GET', '/api/authors', ['locale', 'sort', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'pagination[limit]', 'pagination[withCount]', 'filters', '_q', 'fields', 'populate', 'fallback', 'If-None-Match']],
       ['DELETE', '/api/homepage', ['locale', 'If-Match']],
     ])('documents the parameters of %s %s', (method, path, names) => {
       const item = document.paths[path]
@@ -212,7 +212,23 @@ describe('GET /api/openapi.json', () => {
 
     it('documents every field of an answered document, in the order answered', async () => {
       const created = await create()
-      expect(Object.keys(created)).toEqual(Object.keys(document.components.schemas.Article.properties))
+      // Relations and localizations are answered only when populated (content-model.md §16): after the rest.
+      const documented = Object.keys(document.components.schemas.Article.properties)
+      expect(Object.keys(created)).toEqual(documented.slice(0, Object.keys(created).length))
+      expect(documented.slice(Object.keys(created).length)).toEqual(['author', 'tags', 'localizations'])
+      const populated = await json(await ctx.request('GET', `/api/articles/${created.documentId}?populate=*`))
+      expect(Object.keys(populated.data[0])).toEqual(documented)
+    })
+
+    it('populated answers, with relations linked and counted', async () => {
+      const author = await json(await ctx.request('POST', '/api/authors', { token: key, body: { data: { name: 'Ann' } } }))
+      const tag = await json(await ctx.request('POST', '/api/tags', { token: key, body: { data: { name: 'News' } } }))
+      const article = await json(await ctx.request('POST', '/api/articles', { token: key, body: { data: { ...articleData(), author: author.data.documentId, tags: [tag.data.documentId] } } }))
+      const path = '/api/articles/{documentId}'
+      const one = await expectDocumented(await ctx.request('GET', `/api/articles/${article.data.documentId}?populate=*`), 'GET', path)
+      expect(one.data[0].author.documentId).toBe(author.data.documentId)
+      await expectDocumented(await ctx.request('GET', `/api/articles?populate[tags][count]=true&populate[author][fields][0]=name`), 'GET', '/api/articles')
+      await expectDocumented(await ctx.request('GET', `/api/authors?populate=articles`), 'GET', '/api/authors')
     })
 
     it('get one (the array shape), with every locale, and when revalidated', async () => {
