@@ -80,7 +80,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const populatorOf = (who: Caller, raw: unknown, status: Status, fallback: boolean) => {
     const tree = parsePopulate(raw, type, typeOf)
     if (tree === undefined) return undefined
-    const context = { services, status, fallback, may: readable(who, status), left: config.rest.populate.maxDocuments }
+    const context = { services, status, fallback, may: readable(who, status), left: config.rest.populate.maxDocuments, read: documents.batchReader() }
     const checked = checkAccess(context, type, tree)
     return (versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale)
   }
@@ -351,7 +351,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
       const relationSort = query.sort.some(throughRelation)
       const read = (validator: Validator) =>
-        relationSort ? sortedThroughRelations({ services, status, fallback: query.fallback !== false }, type, request, validator, locale)
+        relationSort ? sortedThroughRelations({ services, status, fallback: query.fallback !== false, read: documents.batchReader() }, type, request, validator, locale)
         : partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
         : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions

@@ -27,6 +27,8 @@ export interface PopulateContext {
   readonly may: (type: ContentType) => boolean
   /** Populated documents left before api.rest.populate.maxDocuments is exceeded. */
   left: number
+  /** Reads versions by key, one `BatchGetItem` for what a level asks at once (DocumentStore.batchReader). */
+  readonly read: ReturnType<Services['documents']['batchReader']>
 }
 
 /** A populated answer's extra fields for each version: relation name → document, array, count or null. */
@@ -60,8 +62,9 @@ function spend(ctx: PopulateContext, documents: number): void {
  * The versions `target` shows for `documentIds` to a reader in `locale`: each document's version in
  * the request's status, along the fallback chain when on (from the served copies once ready).
  */
-export async function readTargets(ctx: Pick<PopulateContext, 'services' | 'status' | 'fallback'>, target: ContentType, documentIds: readonly string[], locale: string): Promise<Map<string, Version>> {
-  const { locales, documents } = ctx.services
+export async function readTargets(ctx: Pick<PopulateContext, 'services' | 'status' | 'fallback' | 'read'>, target: ContentType, documentIds: readonly string[], locale: string): Promise<Map<string, Version>> {
+  const { locales } = ctx.services
+  const documents = { getVersions: ctx.read }
   const found = new Map<string, Version>()
   if (documentIds.length === 0) return found
   const defaultLocale = await locales.defaultCode()
@@ -117,10 +120,10 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
     // Each source's shown targets (a to-one's as a list of at most one), or a count.
     const shown = new Map<Version, Version[] | number>()
     if (name === LOCALIZATIONS) {
-      await Promise.all(versions.map(async (version) => {
-        const { versions: all } = await ctx.services.documents.getDocument(type, version.documentId)
-        shown.set(version, window(node, type, all.filter((other) => other.status === version.status && other.locale !== version.locale), locale))
-      }))
+      // Every other registered locale's version of the same status, by key, with the level's other reads.
+      const codes = await ctx.services.locales.expand('*')
+      const all = await ctx.read(type, versions.flatMap((version) => codes.filter((code) => code !== version.locale).map((code) => ({ documentId: version.documentId, list: versionList(code, version.status) }))))
+      for (const version of versions) shown.set(version, window(node, type, all.filter((other) => other.documentId === version.documentId && other.status === version.status && other.locale !== version.locale), locale))
     } else if (relation?.mappedBy === undefined) {
       const targets = await readTargets(ctx, target, [...new Set(versions.flatMap((version) => linkIds(version.attributes[name])))], locale)
       for (const version of versions) {

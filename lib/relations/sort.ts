@@ -9,7 +9,7 @@ import { versionValues } from '../storage/items.js'
 import { readTargets, type PopulateContext } from './populate.js'
 
 /** A page of `type` ordered by `request.sort`, some of whose entries go through relations. */
-export async function sortedThroughRelations(ctx: Pick<PopulateContext, 'services' | 'status' | 'fallback'>, type: ContentType, request: ListRequest, validator: Validator, locale: string): Promise<ListResult> {
+export async function sortedThroughRelations(ctx: Pick<PopulateContext, 'services' | 'status' | 'fallback' | 'read'>, type: ContentType, request: ListRequest, validator: Validator, locale: string): Promise<ListResult> {
   const { lists, config } = ctx.services
   const maxScan = config.rest.maxScan
   if (request.filter === undefined && (await validator.get()).total > maxScan) throw overBudget(maxScan)

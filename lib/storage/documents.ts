@@ -8,7 +8,7 @@
 // stale If-Match, never a 409 for independent writes.
 import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import type { ContentType } from '../content-types.js'
+import { ownedRelations, type ContentType } from '../content-types.js'
 import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
 import { batchGetItems, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
@@ -83,11 +83,44 @@ export class DocumentStore {
    * that exist and are of `type`, in `BatchGetItem`s of 100 read in parallel (eventually
    * consistent, as list pages are): how populate and relation writes read targets.
    */
-  async getVersions(type: ContentType, keys: readonly { documentId: string; list: string }[]): Promise<Version[]> {
-    if (keys.length === 0) return []
-    const unique = [...new Map(keys.filter((key) => DOCUMENT_ID.test(key.documentId)).map((key) => [`${key.documentId} ${key.list}`, { documentId: key.documentId, locale: key.list }])).values()]
-    const items = await batchGetItems(this.db, this.tableName, unique, versionProjection(type))
-    return items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
+  getVersions(type: ContentType, keys: readonly { documentId: string; list: string }[]): Promise<Version[]> {
+    return this.batchReader()(type, keys)
+  }
+
+  /**
+   * A reader of versions by key that joins the reads asked for in one turn of the event loop (of
+   * any types) into one `BatchGetItem` per 100 keys: populate asks for every relation of a level
+   * at once, so a level costs one batched read, not one per relation.
+   */
+  batchReader(): (type: ContentType, keys: readonly { documentId: string; list: string }[]) => Promise<Version[]> {
+    let queued: { type: ContentType; keys: { documentId: string; locale: string }[]; resolve: (versions: Version[]) => void; reject: (error: unknown) => void }[] = []
+    const flush = async () => {
+      const batch = queued
+      queued = []
+      try {
+        const types = [...new Set(batch.map((entry) => entry.type))]
+        const extra = types.slice(1).flatMap((type) => [...Object.keys(type.attributes), ...ownedRelations(type)])
+        const keys = [...new Map(batch.flatMap((entry) => entry.keys).map((key) => [`${key.documentId} ${key.locale}`, key])).values()]
+        const items = await batchGetItems(this.db, this.tableName, keys, versionProjection(types[0] as ContentType, extra))
+        const byKey = new Map(items.map((item) => [`${String(item.documentId)} ${String(item.locale)}`, item]))
+        for (const entry of batch) {
+          entry.resolve(entry.keys.flatMap((key) => {
+            const item = byKey.get(`${key.documentId} ${key.locale}`)
+            return item !== undefined && item[ATTR.contentType] === entry.type.uid ? [itemToVersion(entry.type, item)] : []
+          }))
+        }
+      } catch (error) {
+        for (const entry of batch) entry.reject(error)
+      }
+    }
+    return (type, keys) => {
+      const valid = [...new Map(keys.filter((key) => DOCUMENT_ID.test(key.documentId)).map((key) => [`${key.documentId} ${key.list}`, { documentId: key.documentId, locale: key.list }])).values()]
+      if (valid.length === 0) return Promise.resolve([])
+      return new Promise<Version[]>((resolve, reject) => {
+        if (queued.length === 0) setImmediate(() => void flush())
+        queued.push({ type, keys: valid, resolve, reject })
+      })
+    }
   }
 
   /**
