@@ -70,15 +70,33 @@ async function resolveOne(scope: FilterScope, type: ContentType, node: Relation,
     return node.empty === undefined ? { filter: { kind: 'linked', field: 'documentId', ids, none: false }, sources: [...ids] } : { filter: { kind: 'linked', field: 'documentId', ids, none: node.empty } }
   }
   const ids = new Set(targets.map((version) => version.documentId))
-  if (node.empty !== undefined) return { filter: { kind: 'linked', field: node.field, ids, none: node.empty } }
-  // The sources that link a matching target, from the index of links (a superset: the `linked` node checks each).
+  // A to-one's link is on every index entry: checked there. `$null` needs no sources.
+  if (!relation?.many) {
+    if (node.empty !== undefined) return { filter: { kind: 'linked', field: node.field, ids, none: node.empty } }
+    const sources = await indexedSources(scope, type, node.field, ids, sourceLists)
+    return { filter: { kind: 'linked', field: node.field, ids, none: false }, ...(sources === undefined ? {} : { sources }) }
+  }
+  // A to-many's links are not on index entries: the sources that link a matching target, found
+  // through the index of links and confirmed on their versions, become documentIds.
+  const candidates = await indexedSources(scope, type, node.field, ids, sourceLists)
+  if (candidates === undefined) throw overBudget(scope.services.config.rest.maxScan)
+  const confirmed = new Set<string>()
+  const lists = await listsOf(scope, type)
+  const versions = await scope.services.documents.getVersions(type, lists.flatMap((list) => candidates.map((documentId) => ({ documentId, list }))))
+  for (const version of versions) if (linkIds(version.attributes[node.field]).some((id) => ids.has(id))) confirmed.add(version.documentId)
+  if (node.empty !== undefined) return { filter: { kind: 'linked', field: 'documentId', ids: confirmed, none: node.empty } }
+  return { filter: { kind: 'linked', field: 'documentId', ids: confirmed, none: false }, sources: [...confirmed] }
+}
+
+/** The sources the index of links names for links from `type`'s `field` to any of `targets`; undefined past api.rest.maxScan. */
+async function indexedSources(scope: FilterScope, type: ContentType, field: string, targets: ReadonlySet<string>, sourceLists: readonly string[]): Promise<string[] | undefined> {
   const budget = scope.services.config.rest.maxScan
   const sources = new Set<string>()
-  for (const id of ids) {
-    for (const source of await scope.services.links.sources(id, type.uid, node.field, sourceLists, budget - sources.size)) sources.add(source.documentId)
-    if (sources.size > budget) return { filter: { kind: 'linked', field: node.field, ids, none: false } }
+  for (const id of targets) {
+    for (const source of await scope.services.links.sources(id, type.uid, field, sourceLists, budget - sources.size)) sources.add(source.documentId)
+    if (sources.size > budget) return undefined
   }
-  return { filter: { kind: 'linked', field: node.field, ids, none: false }, sources: [...sources] }
+  return [...sources]
 }
 
 /**

@@ -72,10 +72,12 @@ export function filterValues(type: ContentType, version: Version): Record<string
     const value = version.attributes[name]
     if (!JSON_TEXT_TYPES.has(attribute.type) && !isPrivate(attribute) && value !== null && value !== undefined) values[name] = value
   }
-  // Links too: a filter through a relation checks them on index entries (lib/relations/filters.ts).
+  // A to-one's link too (one documentId): a filter through it is checked on index entries
+  // (lib/relations/filters.ts). A to-many's links would make every entry as large as its links;
+  // its filters are resolved into documentIds instead.
   for (const name of ownedRelations(type)) {
     const value = version.attributes[name]
-    if (value !== null && value !== undefined) values[name] = value
+    if (typeof value === 'string') values[name] = value
   }
   return values
 }
