@@ -104,6 +104,41 @@ export class Floor {
     return keys.flatMap((key) => found.get(key.documentId) ?? [])
   }
 
+  /**
+   * Page 1 with its relations (populate=*): the page and its count, then one BatchGetItem of every
+   * target the page links (authors, tags) and of its documents' other locale versions, read whole.
+   */
+  async populatedPage(list: string, limit: number, locales: readonly string[]): Promise<string> {
+    const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), this.count(list)])
+    const items = page.Items ?? []
+    const keys = new Map<string, Item>()
+    for (const item of items) {
+      for (const target of [item.author, ...((item.tags as string[] | undefined) ?? [])]) if (typeof target === 'string') keys.set(target, { documentId: target, locale: list })
+      for (const code of locales) if (code !== list) keys.set(`${String(item.documentId)} ${code}`, { documentId: item.documentId, locale: code })
+    }
+    const targets = keys.size === 0 ? [] : ((await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [...keys.values()] } } }))).Responses?.[this.tableName] ?? [])
+    return JSON.stringify({ data: items, meta: { total, targets: targets.length } })
+  }
+
+  /**
+   * Articles linking one author, by the author's name: the author's list read on its name's slot,
+   * the index of links to each author found, then one BatchGetItem of those articles.
+   */
+  async byAuthorName(authorSlot: number, nameKey: string, list: string): Promise<string> {
+    const authors = await this.db.send(new QueryCommand({
+      TableName: this.tableName, IndexName: slotIndex(authorSlot),
+      KeyConditionExpression: 'listKey = :lk AND #k = :v', ExpressionAttributeNames: { '#k': slotKey(authorSlot) },
+      ExpressionAttributeValues: { ':lk': listKey('api::author.author', list), ':v': nameKey },
+    }))
+    const links = await Promise.all((authors.Items ?? []).map((author) => this.db.send(new QueryCommand({
+      TableName: this.tableName, KeyConditionExpression: 'documentId = :p AND begins_with(locale, :prefix)',
+      ExpressionAttributeValues: { ':p': `#link:${String(author.documentId)}`, ':prefix': `${article.uid}#author#${list}#` },
+    }))))
+    const sources = links.flatMap((result) => (result.Items ?? []).map((item) => String(item.locale).split('#').at(-1) as string))
+    const found = sources.length === 0 ? [] : ((await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: sources.map((documentId) => ({ documentId, locale: list })) } } }))).Responses?.[this.tableName] ?? [])
+    return JSON.stringify({ data: found.sort((a, b) => Number(a.id) - Number(b.id)), meta: { total: found.length } })
+  }
+
   /** Default order, first page: one Query of `byId` and the count item (the validator; the total when asked) in parallel. */
   async firstPage(list: string, limit: number, withCount: boolean): Promise<string> {
     const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), this.count(list)])

@@ -21,6 +21,19 @@ export interface BenchContext {
   readonly documentIds: readonly string[]
   /** api.rest.maxScan: past it, a filter no index answers is a 400. */
   readonly maxScan: number
+  /** The authors and tags the articles link (relations.ts). */
+  readonly relations?: SeededRelations
+}
+
+/** What relations.ts seeded: author 0 (ten articles link it at every N), its name's slot and key for the floor, and authors to delete. */
+export interface SeededRelations {
+  readonly authorName: string
+  readonly authorSlot: number
+  readonly authorNameKey: string
+  /** Authors 1..: each linked from up to 1,000 articles. */
+  readonly linkedAuthors: readonly string[]
+  readonly unlinkedAuthors: readonly string[]
+  linksOf(j: number): { author: string | null; tags: string[]; indexed: boolean }
 }
 
 export interface Scenario {

@@ -20,6 +20,7 @@ import type { BenchResults, SizeResult } from './results.js'
 import { send } from './requests.js'
 import { types } from './types.js'
 import { checkRegistration, seedArticles } from './seed.js'
+import { seedRelations } from './relations.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
 
@@ -78,14 +79,17 @@ async function main(): Promise<void> {
     await send(app, 'PUT', '/api/homepage', 200, { token, body: { data: { title: 'Home', tagline: 'Benchmark' } } })
     const floor = new Floor(db, TABLE_NAME)
 
+    // Relations (content-model.md §16): authors and tags the articles link (relations.ts).
+    const linked = await seedRelations(seeder, TABLE_NAME)
     const documentIds: string[] = []
     const sizes: SizeResult[] = []
     for (const [index, n] of SIZES.entries()) {
       const seedStarted = performance.now()
       const locales = n >= EN_ONLY_FROM ? ['en'] : LOCALES
-      documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index })))
+      const before = documentIds.length
+      documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index, links: (i) => linked.linksOf(before + i) })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
-      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN }, SUITE, 2000 + index, log))
+      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked }, SUITE, 2000 + index, log))
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)

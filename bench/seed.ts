@@ -11,6 +11,8 @@ import { KEY_VERSION } from '../lib/storage/index-keys.js'
 import { countKey, headKey, type Version } from '../lib/storage/items.js'
 import { emptyDocument, planChanges } from '../lib/storage/document-plan.js'
 import { META } from '../lib/table.js'
+import { linkKeys } from '../lib/storage/links.js'
+import type { ContentType } from '../lib/content-types.js'
 
 const WORDS: Record<string, readonly string[]> = {
   en: ['apple', 'Banana', 'cherry', 'delta', 'Echo', 'falcon', 'garden', 'harbor', 'island', 'jungle', 'kettle', 'lemon', 'Meadow', 'night', 'ocean', 'pepper'],
@@ -103,6 +105,11 @@ export interface SeedPlan {
   /** Fallback chains (`es-MX` → [`es-MX`, `es`, `en`]): each gets a served copy per document. */
   readonly chains?: ReadonlyMap<string, readonly string[]>
   readonly seed: number
+  /**
+   * The links of the `i`-th article of this call: its author and tags, and
+   * whether the index of links gets its items (only for the links the benchmark reads through).
+   */
+  readonly links?: (i: number) => { author: string | null; tags: string[]; indexed: boolean }
 }
 
 /** One seeded document in this many has a draft that differs from its published version. */
@@ -127,7 +134,8 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
   for (let i = 0; i < plan.count; i++) {
     const documentId = newDocumentId()
     documentIds.push(documentId)
-    const shared = sharedAttributes(rnd)
+    const linked = plan.links?.(i)
+    const shared: Attributes = { ...sharedAttributes(rnd), ...(linked === undefined ? {} : { author: linked.author, tags: linked.tags.length === 0 ? null : linked.tags }) }
     const locales = [...plan.locales, ...(plan.partial?.translated(i) === true ? plan.partial.locales : [])]
     // Each locale's draft and its published copy (article has draft & publish), stored as the
     // document store would store them (document-plan.ts): versions, served copies, state partitions.
@@ -143,6 +151,7 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
     for (const write of planned.items) items.push(write.Put?.Item as Record<string, unknown>)
     for (const [list, n] of planned.lists) added.set(list, (added.get(list) ?? 0) + n)
     items.push({ ...headKey(documentId), contentType: article.uid, rev: 1 })
+    if (linked?.indexed === true) for (const key of linkKeys(article, versions).values()) items.push({ ...key, r: 1, t: i })
   }
   await writeAll(db, tableName, items)
   await Promise.all([
@@ -150,6 +159,32 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
     ...[...added].map(([list, n]) => adjust(db, tableName, countKey(article.uid, list), n, true)),
   ])
   return documentIds
+}
+
+/**
+ * Adds one `type` document per name (a version in `locale`, `name` set, everything else null),
+ * as the document store would: versions, head, the id sequence and the list's count.
+ */
+export async function seedNamed(db: DynamoDBDocumentClient, tableName: string, type: ContentType, names: readonly string[], locale: string): Promise<Version[]> {
+  const sequenceKey = { documentId: META.sequence, locale: type.uid }
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: sequenceKey, ConsistentRead: true }))
+  let id = Number(Item?.n ?? 0)
+  const items: Record<string, unknown>[] = []
+  const seeded: Version[] = []
+  const at = '2025-01-01T00:00:00.000Z'
+  const added = new Map<string, number>()
+  for (const name of names) {
+    const documentId = newDocumentId()
+    const version: Version = { documentId, locale, status: 'published', id: ++id, rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...Object.fromEntries(Object.keys(type.attributes).map((key) => [key, null])), name } }
+    seeded.push(version)
+    const planned = planChanges(type, tableName, emptyDocument(documentId), [version], new Map())
+    for (const write of planned.items) items.push(write.Put?.Item as Record<string, unknown>)
+    for (const [list, n] of planned.lists) added.set(list, (added.get(list) ?? 0) + n)
+    items.push({ ...headKey(documentId), contentType: type.uid, rev: 1 })
+  }
+  await writeAll(db, tableName, items)
+  await Promise.all([adjust(db, tableName, sequenceKey, names.length, false), ...[...added].map(([list, n]) => adjust(db, tableName, countKey(type.uid, list), n, true))])
+  return seeded
 }
 
 /**

@@ -9,6 +9,7 @@ import { measurePair, sample, summarize, type Sample } from './measure.js'
 import type { KindResult, SizeResult } from './results.js'
 import { filterScenarios } from './filter-scenarios.js'
 import { totalOf, type BenchContext, type Scenario } from './requests.js'
+import { deleteAuthorScenario, relationScenarios } from './relations.js'
 import { readScenarios, writeScenarios } from './scenarios.js'
 
 export interface SuiteSettings {
@@ -83,7 +84,7 @@ const DRAFT_WRITES = new Set(['update-draft', 'publish'])
 export async function measureSize(meter: CapacityMeter, ctx: BenchContext, settings: SuiteSettings, seed: number, log: (line: string) => void): Promise<SizeResult> {
   const started = performance.now()
   const kinds: KindResult[] = []
-  for (const scenario of [...readScenarios(ctx), ...filterScenarios(ctx)]) {
+  for (const scenario of [...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx)]) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
     log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms, ${result.app.rcu.median} RCU`)
@@ -104,6 +105,9 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
     const { scenarios, cleanUp } = writeScenarios(ctx, seed)
     kinds.push(...(await measureWrites(meter, { scenarios: scenarios.filter((scenario) => DRAFT_WRITES.has(scenario.kind)), cleanUp }, settings)))
     log(`N=${ctx.n} draft writes measured`)
+    // Last: each repetition deletes an author linked from 1,000 articles (issue 19).
+    kinds.push(...(await measureWrites(meter, { scenarios: deleteAuthorScenario(ctx), cleanUp: async () => {} }, settings)))
+    log(`N=${ctx.n} linked author deletes measured`)
   }
   return {
     n: ctx.n,

@@ -269,6 +269,38 @@ function draftAndPublish(sizes: readonly SizeResult[]): Verdict[] {
   return verdicts
 }
 
+/**
+ * Relations (issue 19): page 1 with populate=* costs the page plus one batched read per level (at
+ * most 4 calls) and at most 1.3x the capacity of the page and its targets read bare; a filter on
+ * the author's name reads O(matches) (10 at every N: flat); a delete of an author linked from
+ * 1,000 articles costs what a delete of an unlinked one does (links are not written by it).
+ */
+function relationTargets(sizes: readonly SizeResult[]): Verdict[] {
+  const large = sizes.at(-1)!
+  const populated = kindAt(large, 'populate-star')
+  const verdicts: Verdict[] = [{
+    target: `${populated.label}: at most 4 DynamoDB calls and <= 1.3x the page and its targets read bare, N=${fmt(large.n)}`,
+    measured: `${fmt(populated.app.calls.median)} calls, ${fmt(populated.app.rcu.median)} RCU vs ${fmt(populated.floor.calls.median)} calls, ${fmt(populated.floor.rcu.median)} RCU`,
+    ratio: populated.app.rcu.median / populated.floor.rcu.median, limit: '<= 1.3, <= 4 calls', pass: populated.app.calls.median <= 4 && populated.app.rcu.median / populated.floor.rcu.median <= 1.3,
+  }]
+  const filtered = sizes.map((size) => kindAt(size, 'filter-author-name'))
+  const [first, last] = [filtered[0]!.app.rcu.median, filtered.at(-1)!.app.rcu.median]
+  verdicts.push({
+    target: `${filtered[0]!.label}: reads O(matches), flat in N`,
+    measured: `${filtered.map((k) => fmt(k.app.rcu.median)).join(' / ')} RCU in ${filtered.map((k) => fmt(k.app.calls.median)).join(' / ')} calls at N=${sizes.map((size) => fmt(size.n)).join(' / ')} (floor ${filtered.map((k) => fmt(k.floor.rcu.median)).join(' / ')} RCU)`,
+    ratio: last / first, limit: '0.80 to 1.20', pass: last / first >= 0.8 && last / first <= 1.2,
+  })
+  const deleted = large.kinds.find((k) => k.kind === 'delete-linked-author')
+  if (deleted !== undefined) {
+    verdicts.push({
+      target: `${deleted.label}: the write capacity and p50 of an unlinked author's delete (<= 1.1x, <= 1.3x), N=${fmt(large.n)}`,
+      measured: `${fmt(deleted.app.wcu.median)} WCU, p50 ${fmt(deleted.app.p50)} ms vs ${fmt(deleted.floor.wcu.median)} WCU, p50 ${fmt(deleted.floor.p50)} ms`,
+      ratio: deleted.app.wcu.median / deleted.floor.wcu.median, limit: '<= 1.1 (p50 <= 1.3x)', pass: deleted.app.wcu.median <= 1.1 * deleted.floor.wcu.median && deleted.app.p50 <= 1.3 * deleted.floor.p50,
+    })
+  }
+  return verdicts
+}
+
 /** Handler p50 against the floor, per kind (worst N). */
 function overhead(sizes: readonly SizeResult[], fallback: FallbackResult): Verdict[] {
   const kinds = [...new Set(sizes.flatMap((size) => size.kinds.map((k) => k.kind)))]
@@ -322,6 +354,6 @@ export function evaluateTargets(sizes: readonly SizeResult[], fallback: Fallback
     ...measuredOr('Sorted middle page, sort=title&pagination[start]=N/2', () => [deepPage(sizes, 'deep-title')]),
     ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]),
     ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), getOne(sizes), ...cheapAnswers(sizes),
-    ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
+    ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...measuredOr('Relations', () => relationTargets(sizes)), ...fallbackTargets(fallback, sizes), ...overhead(sizes, fallback), ...coldStarts(cold),
   ]
 }

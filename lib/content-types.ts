@@ -159,3 +159,6 @@ export function ownedRelations(type: ContentType): readonly string[] {
   }
   return names
 }
+
+/** A type by uid (relation targets), for code that reads queries across types. */
+export type TypeOf = (uid: string) => ContentType

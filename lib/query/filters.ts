@@ -1,6 +1,6 @@
 // The `filters` query parameter (delivery.md §10): parsed into a small normalized tree of typed
 // conditions, and evaluated on one version in memory. The storage planner reads the same tree.
-import { isPrivate, NUMBER_TYPES, publicRelations, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType } from '../content-types.js'
+import { isPrivate, NUMBER_TYPES, publicRelations, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType, type TypeOf } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, type FieldKind } from './field-kinds.js'
 import { collatorFor } from './sort.js'
@@ -58,8 +58,7 @@ interface Context {
   conditions: { count: number }
 }
 
-/** A type by uid (relation targets). */
-export type TypeOf = (uid: string) => ContentType
+export type { TypeOf }
 
 /** Relations a filter may cross (`filters[author][articles][tags][name]`). */
 export const MAX_RELATION_HOPS = 5

@@ -1,7 +1,6 @@
 // The `sort` query parameter: parsed into typed entries, and the comparator that orders documents
 // by them (nulls first ascending, locale collation for strings, ties by id ascending).
-import { sortableFields, type ContentType } from '../content-types.js'
-import type { TypeOf } from './filters.js'
+import { sortableFields, type ContentType, type TypeOf } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, plainOrdered } from './field-kinds.js'
 
