@@ -6,10 +6,10 @@ import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { messageOf } from './api-client.js'
 import { localesOf, readVersionsOfPage, type DocumentView } from './documents.js'
-import { labelAttribute, NOTICES, VersionBadge } from './document-page.js'
+import { NOTICES, VersionBadge } from './document-page.js'
 import { Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { displayNameOf, hasDraftAndPublish } from './types.js'
+import { displayNameOf, hasDraftAndPublish, labelAttribute } from './types.js'
 import type { Ui } from './ui.js'
 
 const OPERATORS = ['$eq', '$ne', '$containsi', '$contains', '$startsWith', '$lt', '$lte', '$gt', '$gte', '$null', '$notNull'] as const

@@ -224,6 +224,63 @@ describe('the admin web interface, in Chromium', () => {
     expect(answer.data[0]).toMatchObject({ title: 'Bonjour', slug: 'bonjour', views: 3, category: 'news', locale: 'fr' })
   })
 
+  it('picks an author and two tags for the en article, removes one, and shows a refused link next to its field', async () => {
+    const token = await ctx.token()
+    const create = async (path: string, data: Record<string, unknown>) =>
+      ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+    const ada = await create('/api/authors?locale=en', { name: 'Ada Lovelace' })
+    await create('/api/authors?locale=en', { name: 'Grace Hopper' })
+    await create('/api/tags?locale=en', { name: 'Serverless' })
+    await create('/api/tags?locale=en', { name: 'Localization' })
+    const gone = await create('/api/tags?locale=en', { name: 'Soon deleted' })
+    await create('/api/tags?locale=fr', { name: 'Seulement en français' }) // not a candidate in en
+    const published = async () => {
+      const answer = (await (await fetch(url(`/api/articles/${documentId}?locale=en&populate=*`))).json()) as { data: { author: { name: string } | null; tags: { name: string }[] }[] }
+      const version = answer.data[0]
+      return { author: version?.author?.name ?? null, tags: version?.tags.map((tag) => tag.name) }
+    }
+    const tags = page.getByRole('group', { name: 'tags → Tag' })
+
+    await page.goto(url(`/admin/content/articles/${documentId}?locale=en`))
+    const author = page.getByRole('combobox', { name: 'author → Author' })
+    expect(await author.inputValue()).toBe('') // (none)
+    expect(await author.locator('option').allTextContents()).toEqual(['(none)', `Ada Lovelace (${ada})`, expect.stringMatching(/^Grace Hopper \(/)])
+    expect(await tags.getByRole('checkbox', { name: /Seulement/ }).count()).toBe(0)
+    await author.selectOption(ada)
+    await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
+    await tags.getByRole('checkbox', { name: /^Localization/ }).check()
+    await shot('relation-pickers', true)
+    await page.getByRole('button', { name: 'Save and publish' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Localization', 'Serverless'] }) // the order they were listed in
+    expect(await author.inputValue()).toBe(ada)
+    expect(await tags.getByRole('list').first().getByRole('link').allTextContents()).toEqual([expect.stringMatching(/^Localization/), expect.stringMatching(/^Serverless/)])
+
+    // The search narrows the candidates (a GET: nothing is saved), then a tag is removed.
+    await page.getByRole('searchbox', { name: 'Search tags' }).fill('soon')
+    await page.getByRole('button', { name: 'Find tags' }).click()
+    expect(new URL(page.url()).searchParams.get('find.tags')).toBe('soon')
+    expect(await tags.locator('ul.candidates').getByRole('checkbox').count()).toBe(1)
+    await tags.getByRole('checkbox', { name: /^Remove Localization/ }).check()
+    await page.getByRole('button', { name: 'Save and publish' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
+
+    // A tag deleted while the page was open: the API's 400 is shown next to the tags, the pick kept.
+    await tags.getByRole('checkbox', { name: /^Soon deleted/ }).check()
+    expect((await ctx.request('DELETE', `/api/tags/${gone}?locale=*`, { token })).status).toBe(204)
+    await page.getByRole('button', { name: 'Save draft' }).click()
+    expect(await page.locator('#rel-tags-error').textContent()).toBe(`Document with id "${gone}", locale "en" not found`)
+    expect(await tags.getAttribute('aria-invalid')).toBe('true')
+    expect(await tags.getByRole('checkbox', { name: gone }).isChecked()).toBe(true)
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
+
+    // The inverse side, read-only on the author's page, links to the owning article.
+    await page.goto(url(`/admin/content/authors/${ada}?locale=en`))
+    await page.getByRole('list', { name: 'articles → Article' }).getByRole('link', { name: /^Hello/ }).click()
+    await page.getByRole('combobox', { name: 'author → Author' }).waitFor()
+  })
+
   it('creates a custom token from the permission matrix, shows its key once, and revokes it', async () => {
     await nav('API tokens').click()
     await page.getByRole('textbox', { name: 'Name' }).fill('writer')
