@@ -163,19 +163,21 @@ describe('the admin web interface, in Chromium', () => {
 
     // A few more documents, some not translated yet, so the list shows what its columns are for.
     const token = await ctx.token()
-    const more = async (locale: string, title: string) =>
-      ((await (await ctx.request('POST', `/api/articles?locale=${locale}`, { token, body: { data: { title } } })).json()) as { data: { documentId: string } }).data.documentId
+    const created = async (path: string, data: Record<string, unknown>) =>
+      ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+    const more = (locale: string, title: string, author?: string) => created(`/api/articles?locale=${locale}`, { title, author })
+    const camille = await created('/api/authors?locale=fr', { name: 'Camille Dupont' })
     const notes = await more('en', 'Release notes 2.0')
-    await ctx.request('PUT', `/api/articles/${notes}?locale=fr`, { token, body: { data: { title: 'Notes de version 2.0' } } })
-    await more('fr', 'Guide des locales')
+    await ctx.request('PUT', `/api/articles/${notes}?locale=fr`, { token, body: { data: { title: 'Notes de version 2.0', author: camille } } })
+    await more('fr', 'Guide des locales', camille)
     await more('en', 'Getting started')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'missing', 'published'])
-    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'missing', 'published'])
+    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'published', 'published'])
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
-    expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'draft', 'draft'])
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'draft', 'draft'])
     await shot('article-list')
   })
 
@@ -216,7 +218,7 @@ describe('the admin web interface, in Chromium', () => {
     expect(await live('fr')).toBe('Bonjour')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'published', 'published'])
   })
 
   it('serves what was written through the public API', async () => {
@@ -274,6 +276,11 @@ describe('the admin web interface, in Chromium', () => {
     expect(await tags.getAttribute('aria-invalid')).toBe('true')
     expect(await tags.getByRole('checkbox', { name: gone }).isChecked()).toBe(true)
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
+
+    // The list shows the author's name: populated by its one list read.
+    await page.goto(url('/admin/content/articles?locale=en'))
+    expect(await page.getByRole('columnheader', { name: 'author' }).count()).toBe(1)
+    expect(await page.getByRole('row', { name: /^Hello / }).getByRole('cell').first().textContent()).toBe('Ada Lovelace')
 
     // The inverse side, read-only on the author's page, links to the owning article.
     await page.goto(url(`/admin/content/authors/${ada}?locale=en`))
