@@ -1,7 +1,9 @@
 // The relations of a document page (content-model.md §16), read and written through the content
 // API: the version's current links (one get-one with `populate`, each relation's target label
 // only), the candidates of each owning side (one bounded list read of the target per relation, in
-// the page's locale, narrowed by `_q`), and the `data` a submitted form writes for them.
+// the page's locale, narrowed by `_q`), and the `data` a submitted form writes for them. An inverse
+// side is read from its owning type's list filtered on the owning relation, drafts included: a
+// populate from a source without draft & publish shows only published owners.
 import { publicRelations, routeName, typeByUid, type ContentType, type Relation } from '../content-types.js'
 import { messageOf, type ApiClient } from './api-client.js'
 import type { Form } from './form.js'
@@ -62,22 +64,26 @@ export function shownRelations(types: readonly ContentType[], type: ContentType)
  * Every shown relation of the version of `path` (undefined: a version not written yet) in `locale`:
  * one get-one populating them all, plus one list read of candidates per editable relation.
  */
-export async function readRelations(api: ApiClient, types: readonly ContentType[], type: ContentType, path: string | undefined, locale: string, query: Record<string, string>): Promise<RelationView[]> {
+export async function readRelations(api: ApiClient, types: readonly ContentType[], type: ContentType, path: string | undefined, documentId: string | undefined, locale: string, query: Record<string, string>): Promise<RelationView[]> {
   const shown = shownRelations(types, type)
   if (shown.length === 0) return []
-  const [version, candidates] = await Promise.all([
-    path === undefined ? undefined : readLinked(api, type, path, locale, shown),
+  const owners = (relation: Relation, target: ContentType) => relation.mappedBy !== undefined && target.kind === 'collection' && documentId !== undefined
+  const populated = shown.filter(({ relation, target }) => !owners(relation, target))
+  const [version, candidates, owning] = await Promise.all([
+    path === undefined || populated.length === 0 ? undefined : readLinked(api, type, path, locale, populated),
     Promise.all(shown.map(({ name, relation, target }) => (relation.mappedBy === undefined && target.kind === 'collection' ? readCandidates(api, target, locale, (query[searchParam(name)] ?? '').trim()) : undefined))),
+    Promise.all(shown.map(({ relation, target }) => (owners(relation, target) && path !== undefined ? readCandidates(api, target, locale, '', [`filters[${relation.mappedBy}][documentId][$eq]`, documentId as string]) : undefined))),
   ])
   return shown.map(({ name, relation, target }, index) => {
     const value = version?.[name]
-    const linked = value === null || value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(pickOf(target))
     const found = candidates[index]
+    const owned = owning[index]
+    const linked = owned !== undefined ? owned.items : value === null || value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(pickOf(target))
     return {
       name, relation, target,
       editable: found !== undefined,
       linked: linked.slice(0, MAX_SHOWN_LINKS),
-      more: linked.length > MAX_SHOWN_LINKS,
+      more: linked.length > MAX_SHOWN_LINKS || (owned !== undefined && owned.total > owned.items.length),
       candidates: found?.items ?? [],
       total: found?.total ?? 0,
       search: (query[searchParam(name)] ?? '').trim(),
@@ -99,13 +105,14 @@ async function readLinked(api: ApiClient, type: ContentType, path: string, local
   return Array.isArray(answer.body.data) ? answer.body.data[0] : answer.body.data
 }
 
-/** At most MAX_CANDIDATES documents of `target` in `locale` (drafts included), by label. */
-async function readCandidates(api: ApiClient, target: ContentType, locale: string, search: string): Promise<{ items: Pick[]; total: number; problem: string | undefined }> {
+/** At most MAX_CANDIDATES documents of `target` in `locale` (drafts included), by label, optionally filtered. */
+async function readCandidates(api: ApiClient, target: ContentType, locale: string, search: string, filter?: readonly [string, string]): Promise<{ items: Pick[]; total: number; problem: string | undefined }> {
   const label = labelAttribute(target)
   const query = new URLSearchParams({ locale, fallback: 'false', 'pagination[pageSize]': String(MAX_CANDIDATES), 'fields[0]': label ?? 'documentId', sort: `${label ?? 'documentId'}:asc` })
   // Every version of a draft & publish target has a draft, and a link needs only that.
   if (hasDraftAndPublish(target)) query.set('status', 'draft')
   if (search !== '') query.set('_q', search)
+  if (filter !== undefined) query.set(filter[0], filter[1])
   const answer = await api.call('GET', `/api/${routeName(target)}?${query}`)
   if (answer.status !== 200) return { items: [], total: 0, problem: messageOf(answer) }
   return { items: (answer.body.data as Record<string, any>[]).map(pickOf(target)), total: Number(answer.body.meta?.pagination?.total ?? 0), problem: undefined }

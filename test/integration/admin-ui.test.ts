@@ -347,6 +347,19 @@ describe('the admin web interface', () => {
       expect(small.calls).toBe(2 + 3 * localeCount - 1)
     })
 
+    it("lists an inverse side read-only, drafts of the owning type included, each linking to the owner's page", async () => {
+      const token = await ctx.token()
+      const create = async (path: string, data: Record<string, unknown>) => ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+      const author = await create('/api/authors?locale=en', { name: 'Inverse Ines' })
+      const draft = await create('/api/articles?locale=en&status=draft', { title: 'Only a draft', author })
+      const live = await create('/api/articles?locale=en', { title: 'Published too', author })
+      const html = await (await get(`/admin/content/authors/${author}?locale=en`)).text()
+      expect(html).toContain(`<a href="../articles/${draft}?locale=en">Only a draft (${draft})</a>`)
+      expect(html).toContain(`<a href="../articles/${live}?locale=en">Published too (${live})</a>`)
+      expect(html).toContain('Read-only here: set on Article.author')
+      expect(html).not.toContain('name="r.articles')
+    })
+
     it('lists at most 100 candidates in a relation picker, narrowed by its search, in one list read per relation', async () => {
       const token = await ctx.token()
       const article = ((await (await ctx.request('POST', '/api/articles?locale=en', { token, body: { data: { title: 'Picked' } } })).json()) as { data: { documentId: string } }).data.documentId
