@@ -15,7 +15,7 @@ export const MAX_CANDIDATES = 100
 export const MAX_SHOWN_LINKS = 100
 
 /** A linked or candidate document: its documentId and label (its target's first text attribute). */
-export interface Pick {
+export interface Linkable {
   readonly documentId: string
   readonly label: string
 }
@@ -28,10 +28,10 @@ export interface RelationView {
   /** Owning sides with a collection target get a picker; inverse sides are shown read-only. */
   readonly editable: boolean
   /** The current links, in link order (at most MAX_SHOWN_LINKS), and whether there are more. */
-  readonly linked: readonly Pick[]
+  readonly linked: readonly Linkable[]
   readonly more: boolean
   /** The candidates (editable sides only), their total, the search text, a problem reading them. */
-  readonly candidates: readonly Pick[]
+  readonly candidates: readonly Linkable[]
   readonly total: number
   readonly search: string
   readonly problem: string | undefined
@@ -45,7 +45,7 @@ export const searchParam = (name: string) => `find.${name}`
 
 const pickOf = (target: ContentType) => {
   const label = labelAttribute(target)
-  return (document: Record<string, any>): Pick => ({
+  return (document: Record<string, any>): Linkable => ({
     documentId: String(document.documentId),
     label: label === undefined || document[label] === null || document[label] === undefined ? '' : String(document[label]),
   })
@@ -106,7 +106,7 @@ async function readLinked(api: ApiClient, type: ContentType, path: string, local
 }
 
 /** At most MAX_CANDIDATES documents of `target` in `locale` (drafts included), by label, optionally filtered. */
-async function readCandidates(api: ApiClient, target: ContentType, locale: string, search: string, filter?: readonly [string, string]): Promise<{ items: Pick[]; total: number; problem: string | undefined }> {
+async function readCandidates(api: ApiClient, target: ContentType, locale: string, search: string, filter?: readonly [string, string]): Promise<{ items: Linkable[]; total: number; problem: string | undefined }> {
   const label = labelAttribute(target)
   const query = new URLSearchParams({ locale, fallback: 'false', 'pagination[pageSize]': String(MAX_CANDIDATES), 'fields[0]': label ?? 'documentId', sort: `${label ?? 'documentId'}:asc` })
   // Every version of a draft & publish target has a draft, and a link needs only that.

@@ -7,13 +7,13 @@
 import { routeName } from '../content-types.js'
 import { to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { addField, MAX_CANDIDATES, relationField, removeField, searchParam, type Pick, type Picked, type RelationView } from './relation-links.js'
+import { addField, MAX_CANDIDATES, relationField, removeField, searchParam, type Linkable, type Picked, type RelationView } from './relation-links.js'
 import { displayNameOf } from './types.js'
 
 /** The id of the GET form the pickers' search fields submit. */
 export const SEARCH_FORM = 'relation-search'
 
-const text = (pick: Pick) => (pick.label === '' ? pick.documentId : `${pick.label} (${pick.documentId})`)
+const text = (pick: Linkable) => (pick.label === '' ? pick.documentId : `${pick.label} (${pick.documentId})`)
 
 interface PickerProps {
   readonly page: PageContext
@@ -47,7 +47,7 @@ export function RelationPicker(props: PickerProps) {
   const { page, view, picked, error, locale } = props
   const id = `rel-${view.name}`
   const targetName = displayNameOf(view.target)
-  const link = (pick: Pick) => <a href={to(page, `/admin/content/${routeName(view.target)}/${pick.documentId}${queryOf({ locale })}`)}>{text(pick)}</a>
+  const link = (pick: Linkable) => <a href={to(page, `/admin/content/${routeName(view.target)}/${pick.documentId}${queryOf({ locale })}`)}>{text(pick)}</a>
   const errorLine = <span id={`${id}-error`} class="error">{error ?? view.problem ?? ''}</span>
   if (!view.editable) {
     const owner = view.relation.mappedBy === undefined ? 'this interface cannot pick a single type' : `set on ${targetName}.${view.relation.mappedBy}`
