@@ -63,6 +63,11 @@ fieldset { border: 1px solid var(--line); border-radius: 8px; padding: .6rem .9r
 legend { font-weight: 600; padding: 0 .3rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .8rem; list-style: none; padding: 0; }
 .cards li { border: 1px solid var(--line); border-radius: 8px; padding: .7rem .9rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.relation ol, .relation ul { margin: .2rem 0 .6rem; padding-left: 1.4rem; overflow-wrap: anywhere; }
+.relation ul.candidates { list-style: none; padding: .3rem .5rem; max-height: 14rem; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; }
+.relation p.label { font-weight: 600; margin: .3rem 0 0; }
+label.inline { white-space: nowrap; }
 .pages { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; margin: .8rem 0; }
 @media (min-width: 48rem) { .pair.with-source { grid-template-columns: 1fr 1fr; } }
 @media (max-width: 30rem) { main { padding: .6rem; } h1 { font-size: 1.35rem; } th, td { padding: .35rem .3rem; } }

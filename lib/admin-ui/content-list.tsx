@@ -1,15 +1,17 @@
 /** @jsxImportSource hono/jsx */
 // The list page of a collection type: search (`_q`), locale, sort, one filter condition and pages,
 // passed to the content API's list as they are, and a column per locale showing which versions of
-// each document exist (and their status, with draft & publish), read for the whole page at once.
+// each document exist (and their status, with draft & publish), read for the whole page at once;
+// a column per to-one relation shows its target's label, populated by the list read itself.
 import type { Context } from 'hono'
 import { routeName, sortableFields, type ContentType } from '../content-types.js'
 import { messageOf } from './api-client.js'
 import { localesOf, readVersionsOfPage, type DocumentView } from './documents.js'
-import { labelAttribute, NOTICES, VersionBadge } from './document-page.js'
+import { NOTICES, VersionBadge } from './document-page.js'
 import { Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { displayNameOf, hasDraftAndPublish } from './types.js'
+import { shownRelations } from './relation-links.js'
+import { displayNameOf, hasDraftAndPublish, labelAttribute } from './types.js'
 import type { Ui } from './ui.js'
 
 const OPERATORS = ['$eq', '$ne', '$containsi', '$contains', '$startsWith', '$lt', '$lte', '$gt', '$gte', '$null', '$notNull'] as const
@@ -34,6 +36,9 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
   }
   if (search !== '') params.set('_q', search)
   if (hasDraftAndPublish(type)) params.set('status', 'draft')
+  // To-one relations: one populate on the list read (their label only), never a read per row.
+  const toOne = shownRelations(page.types, type).filter(({ relation }) => !relation.many)
+  for (const { name, target } of toOne) params.set(`populate[${name}][fields][0]`, labelAttribute(target) ?? 'documentId')
   const answer = await ui.api.call('GET', `/api/${routeName(type)}?${params}`)
   const rows = answer.status === 200 ? (answer.body.data as Record<string, any>[]) : []
   const pagination = answer.status === 200 ? answer.body.meta.pagination : { page: 1, pageCount: 0, total: 0 }
@@ -102,6 +107,7 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
           <thead>
             <tr>
               <th scope="col">{label ?? 'documentId'}</th>
+              {toOne.map(({ name }) => <th scope="col">{name}</th>)}
               <th scope="col">Updated</th>
               {locales.map((entry) => <th scope="col" class="center"><abbr title={entry.name}>{entry.code}</abbr></th>)}
             </tr>
@@ -113,6 +119,11 @@ export async function listPage(ui: Ui, c: Context, page: PageContext, type: Cont
               return (
                 <tr>
                   <th scope="row"><a href={to(page, `${base}/${row.documentId}${queryOf({ locale })}`)}>{name}</a></th>
+                  {toOne.map(({ name, target }) => {
+                    const linked = row[name] as Record<string, any> | null | undefined
+                    const shown = labelAttribute(target)
+                    return <td>{linked === null || linked === undefined ? '' : shown === undefined || linked[shown] === null || linked[shown] === '' ? String(linked.documentId) : String(linked[shown])}</td>
+                  })}
                   <td><time datetime={row.updatedAt}>{String(row.updatedAt ?? '').slice(0, 16).replace('T', ' ')}</time></td>
                   {locales.map((entry) => <td class="center"><VersionBadge type={type} view={view} locale={entry.code} /></td>)}
                 </tr>

@@ -8,14 +8,9 @@ import { statusOf, type DocumentView, type Locale } from './documents.js'
 import { AttributeInput, editable, inputText, shownText, supported, type FormMode } from './fields.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized } from './types.js'
-
-const LABEL_TYPES = new Set(['string', 'uid', 'email', 'text'])
-
-/** The attribute that names a document in lists and titles: the first text attribute. */
-export function labelAttribute(type: ContentType): string | undefined {
-  return attributesOf(type).find(([, attribute]) => LABEL_TYPES.has(attribute.type) && attribute.private !== true)?.[0]
-}
+import type { Picked, RelationView } from './relation-links.js'
+import { RelationPicker, SEARCH_FORM } from './relation-pickers.js'
+import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized, labelAttribute } from './types.js'
 
 export const NOTICES: Record<string, string> = {
   saved: 'Saved.',
@@ -40,6 +35,8 @@ export interface FormState {
   /** Problems by attribute (the API's field errors, or the form's own). */
   readonly errors?: ReadonlyMap<string, string>
   readonly problem?: string
+  /** Submitted relation picks, by relation, shown again after a refused write. */
+  readonly picked?: ReadonlyMap<string, Picked>
 }
 
 interface DocumentPageProps {
@@ -52,6 +49,8 @@ interface DocumentPageProps {
   readonly source: string | undefined
   readonly notice: string | undefined
   readonly state: FormState
+  /** The type's relations as this version links them, with their pickers' candidates. */
+  readonly relations: readonly RelationView[]
 }
 
 /** The document's page: locale tabs, the side-by-side choice, and the form of one locale. */
@@ -102,6 +101,14 @@ export function DocumentPage(props: DocumentPageProps) {
       <h2 id="version-title">
         {mode === 'create' ? `In ${localeName}` : mode === 'localization' ? `Create the ${localeName} localization` : `The ${localeName} version`}
       </h2>
+      {props.relations.some((relation) => relation.editable) ? (
+        // The pickers' search fields belong to this GET form (their `form` attribute), so a search
+        // never posts the page's form; it keeps the locale and side-by-side choice.
+        <form id={SEARCH_FORM} method="get" action={to(page, mode === 'create' && type.kind === 'collection' ? `${base}/new` : base)}>
+          <input type="hidden" name="locale" value={locale} />
+          {props.source === undefined ? null : <input type="hidden" name="source" value={props.source} />}
+        </form>
+      ) : null}
       <form method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" novalidate>
         <Csrf token={page.csrf} />
         {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
@@ -160,6 +167,7 @@ export function DocumentPage(props: DocumentPageProps) {
             </div>
           )
         })}
+        {props.relations.map((relation) => <RelationPicker page={page} view={relation} locale={locale} picked={state.picked?.get(relation.name)} error={state.errors?.get(relation.name)} />)}
         <div class="row">
           {draftAndPublish ? (
             <>

@@ -13,22 +13,29 @@ import { fieldName, readData, type FormMode } from './fields.js'
 import type { Form } from './form.js'
 import { Page, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { attributesOf, hasDraftAndPublish, typeAt } from './types.js'
+import { linkData, pickedOf, readRelations } from './relation-links.js'
+import { attributesOf, hasDraftAndPublish, typeAt, typesOf } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
 
 export function registerEditorPages(ui: Ui): void {
   const { api } = ui
+  const types = typesOf(ui.services)
   const notFoundPage = (c: Context, page: PageContext) => c.html(<Page page={page} title="Not found"><p>There is nothing here.</p><p><a href={to(page, '/admin')}>Back to the admin</a></p></Page>, 404)
 
   const showDocument = async (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, state: FormState = {}, status = 200) => {
     const locales = await localesOf(api)
     const q = c.req.query()
     const locale = locales.some((entry) => entry.code === q.locale) ? (q.locale as string) : (locales[0]?.code ?? 'en')
-    const view = documentId === undefined && type.kind === 'collection' ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : await readDocument(api, type, documentId, locales)
+    const creating = documentId === undefined && type.kind === 'collection'
+    // The relations' read runs beside the versions' (a locale without a version links nothing: its 404).
+    const [view, relations] = await Promise.all([
+      creating ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : readDocument(api, type, documentId, locales),
+      readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q),
+    ])
     if (documentId !== undefined && view.editable.size === 0) return notFoundPage(c, page)
     const source = q.source === undefined || q.source === '' ? undefined : q.source
-    return c.html(<DocumentPage page={page} type={type} documentId={documentId} locales={locales} view={view} locale={locale} source={source} notice={NOTICES[q.notice ?? '']} state={state} />, status as 200)
+    return c.html(<DocumentPage page={page} type={type} documentId={documentId} locales={locales} view={view} locale={locale} source={source} notice={NOTICES[q.notice ?? '']} state={state} relations={relations} />, status as 200)
   }
 
   /** A refused write: the page again, with what was typed and each problem next to its field. */
@@ -43,7 +50,7 @@ export function registerEditorPages(ui: Ui): void {
     if (answer !== undefined) for (const error of fieldErrorsOf(answer)) if (error.path[0] !== undefined && !errors.has(error.path[0])) errors.set(error.path[0], error.message)
     const problem = answer === undefined ? 'Some fields need a fix before saving.' : answer.status === 412 ? 'This version was changed by someone else since you opened it: reload the page to see the change, then apply yours again.' : messageOf(answer)
     const status = answer?.status ?? 400
-    return showDocument(c, page, type, documentId, { submitted, errors, problem }, status)
+    return showDocument(c, page, type, documentId, { submitted, errors, problem, picked: pickedOf(types, type, form) }, status)
   }
 
   /** One form post on a document: save (create, update, localize), delete, or a publication action. */
@@ -75,7 +82,7 @@ export function registerEditorPages(ui: Ui): void {
       const { data, problems } = readData(type, form, 'create')
       if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
       // Without `status`, the API writes the draft and publishes it in one transaction.
-      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...(drafts && !publish ? { status: 'draft' } : {}) })}`, { data })
+      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...(drafts && !publish ? { status: 'draft' } : {}) })}`, { data: { ...data, ...linkData(types, type, form, true) } })
       if (answer.status !== 200 && answer.status !== 201) return refusedWrite(c, page, type, documentId, form, answer)
       return seeOther(c, `/admin/content/${routeName(type)}/${answer.body.data.documentId}${queryOf({ locale: target, notice: 'created' })}`)
     }
@@ -85,7 +92,8 @@ export function registerEditorPages(ui: Ui): void {
     if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
     // The form edits the draft, so its ETag guards the write (a PUT's If-Match names the version of
     // its status): save and publish is the draft written, then that very draft published.
-    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data }, ifMatch)
+    const links = linkData(types, type, form, mode !== 'update')
+    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data: { ...data, ...links } }, ifMatch)
     if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
     if (publish) {
       const published = await publication('publish', answer.etag === undefined ? {} : { 'If-Match': answer.etag })

@@ -50,3 +50,10 @@ export function displayNameOf(type: ContentType): string {
 export function hasDraftAndPublish(type: ContentType): boolean {
   return (type as { draftAndPublish?: boolean }).draftAndPublish === true
 }
+
+const LABEL_TYPES = new Set(['string', 'uid', 'email', 'text'])
+
+/** The attribute that names a document in lists, titles and pickers: the first public text attribute. */
+export function labelAttribute(type: ContentType): string | undefined {
+  return attributesOf(type).find(([, attribute]) => LABEL_TYPES.has(attribute.type) && attribute.private !== true)?.[0]
+}

@@ -163,19 +163,21 @@ describe('the admin web interface, in Chromium', () => {
 
     // A few more documents, some not translated yet, so the list shows what its columns are for.
     const token = await ctx.token()
-    const more = async (locale: string, title: string) =>
-      ((await (await ctx.request('POST', `/api/articles?locale=${locale}`, { token, body: { data: { title } } })).json()) as { data: { documentId: string } }).data.documentId
+    const created = async (path: string, data: Record<string, unknown>) =>
+      ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+    const more = (locale: string, title: string, author?: string) => created(`/api/articles?locale=${locale}`, { title, author })
+    const camille = await created('/api/authors?locale=fr', { name: 'Camille Dupont' })
     const notes = await more('en', 'Release notes 2.0')
-    await ctx.request('PUT', `/api/articles/${notes}?locale=fr`, { token, body: { data: { title: 'Notes de version 2.0' } } })
-    await more('fr', 'Guide des locales')
+    await ctx.request('PUT', `/api/articles/${notes}?locale=fr`, { token, body: { data: { title: 'Notes de version 2.0', author: camille } } })
+    await more('fr', 'Guide des locales', camille)
     await more('en', 'Getting started')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'missing', 'published'])
-    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'missing', 'published'])
+    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'published', 'published'])
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
-    expect(await row.getByRole('cell').allTextContents()).toEqual([expect.any(String), 'draft', 'draft'])
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'draft', 'draft'])
     await shot('article-list')
   })
 
@@ -216,12 +218,74 @@ describe('the admin web interface, in Chromium', () => {
     expect(await live('fr')).toBe('Bonjour')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual([expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'published', 'published'])
   })
 
   it('serves what was written through the public API', async () => {
     const answer = (await (await fetch(url(`/api/articles/${documentId}?locale=fr`))).json()) as { data: unknown[] }
     expect(answer.data[0]).toMatchObject({ title: 'Bonjour', slug: 'bonjour', views: 3, category: 'news', locale: 'fr' })
+  })
+
+  it('picks an author and two tags for the en article, removes one, and shows a refused link next to its field', async () => {
+    const token = await ctx.token()
+    const create = async (path: string, data: Record<string, unknown>) =>
+      ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+    const ada = await create('/api/authors?locale=en', { name: 'Ada Lovelace' })
+    await create('/api/authors?locale=en', { name: 'Grace Hopper' })
+    await create('/api/tags?locale=en', { name: 'Serverless' })
+    await create('/api/tags?locale=en', { name: 'Localization' })
+    const gone = await create('/api/tags?locale=en', { name: 'Soon deleted' })
+    await create('/api/tags?locale=fr', { name: 'Seulement en français' }) // not a candidate in en
+    const published = async () => {
+      const answer = (await (await fetch(url(`/api/articles/${documentId}?locale=en&populate=*`))).json()) as { data: { author: { name: string } | null; tags: { name: string }[] }[] }
+      const version = answer.data[0]
+      return { author: version?.author?.name ?? null, tags: version?.tags.map((tag) => tag.name) }
+    }
+    const tags = page.getByRole('group', { name: 'tags → Tag' })
+
+    await page.goto(url(`/admin/content/articles/${documentId}?locale=en`))
+    const author = page.getByRole('combobox', { name: 'author → Author' })
+    expect(await author.inputValue()).toBe('') // (none)
+    expect(await author.locator('option').allTextContents()).toEqual(['(none)', `Ada Lovelace (${ada})`, expect.stringMatching(/^Grace Hopper \(/)])
+    expect(await tags.getByRole('checkbox', { name: /Seulement/ }).count()).toBe(0)
+    await author.selectOption(ada)
+    await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
+    await tags.getByRole('checkbox', { name: /^Localization/ }).check()
+    await shot('relation-pickers', true)
+    await page.getByRole('button', { name: 'Save and publish' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Localization', 'Serverless'] }) // the order they were listed in
+    expect(await author.inputValue()).toBe(ada)
+    expect(await tags.getByRole('list').first().getByRole('link').allTextContents()).toEqual([expect.stringMatching(/^Localization/), expect.stringMatching(/^Serverless/)])
+
+    // The search narrows the candidates (a GET: nothing is saved), then a tag is removed.
+    await page.getByRole('searchbox', { name: 'Search tags' }).fill('soon')
+    await page.getByRole('button', { name: 'Find tags' }).click()
+    expect(new URL(page.url()).searchParams.get('find.tags')).toBe('soon')
+    expect(await tags.locator('ul.candidates').getByRole('checkbox').count()).toBe(1)
+    await tags.getByRole('checkbox', { name: /^Remove Localization/ }).check()
+    await page.getByRole('button', { name: 'Save and publish' }).click()
+    expect(await status().textContent()).toContain('Published.')
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
+
+    // A tag deleted while the page was open: the API's 400 is shown next to the tags, the pick kept.
+    await tags.getByRole('checkbox', { name: /^Soon deleted/ }).check()
+    expect((await ctx.request('DELETE', `/api/tags/${gone}?locale=*`, { token })).status).toBe(204)
+    await page.getByRole('button', { name: 'Save draft' }).click()
+    expect(await page.locator('#rel-tags-error').textContent()).toBe(`Document with id "${gone}", locale "en" not found`)
+    expect(await tags.getAttribute('aria-invalid')).toBe('true')
+    expect(await tags.getByRole('checkbox', { name: gone }).isChecked()).toBe(true)
+    expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
+
+    // The list shows the author's name: populated by its one list read.
+    await page.goto(url('/admin/content/articles?locale=en'))
+    expect(await page.getByRole('columnheader', { name: 'author' }).count()).toBe(1)
+    expect(await page.getByRole('row', { name: /^Hello / }).getByRole('cell').first().textContent()).toBe('Ada Lovelace')
+
+    // The inverse side, read-only on the author's page, links to the owning article.
+    await page.goto(url(`/admin/content/authors/${ada}?locale=en`))
+    await page.getByRole('list', { name: 'articles → Article' }).getByRole('link', { name: /^Hello/ }).click()
+    await page.getByRole('combobox', { name: 'author → Author' }).waitFor()
   })
 
   it('creates a custom token from the permission matrix, shows its key once, and revokes it', async () => {

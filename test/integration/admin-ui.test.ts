@@ -346,5 +346,45 @@ describe('the admin web interface', () => {
       // locale but the page's own (en here) the drafts of its documents.
       expect(small.calls).toBe(2 + 3 * localeCount - 1)
     })
+
+    it("lists an inverse side read-only, drafts of the owning type included, each linking to the owner's page", async () => {
+      const token = await ctx.token()
+      const create = async (path: string, data: Record<string, unknown>) => ((await (await ctx.request('POST', path, { token, body: { data } })).json()) as { data: { documentId: string } }).data.documentId
+      const author = await create('/api/authors?locale=en', { name: 'Inverse Ines' })
+      const draft = await create('/api/articles?locale=en&status=draft', { title: 'Only a draft', author })
+      const live = await create('/api/articles?locale=en', { title: 'Published too', author })
+      const html = await (await get(`/admin/content/authors/${author}?locale=en`)).text()
+      expect(html).toContain(`<a href="../articles/${draft}?locale=en">Only a draft (${draft})</a>`)
+      expect(html).toContain(`<a href="../articles/${live}?locale=en">Published too (${live})</a>`)
+      expect(html).toContain('Read-only here: set on Article.author')
+      expect(html).not.toContain('name="r.articles')
+    })
+
+    it('lists at most 100 candidates in a relation picker, narrowed by its search, in one list read per relation', async () => {
+      const token = await ctx.token()
+      const article = ((await (await ctx.request('POST', '/api/articles?locale=en', { token, body: { data: { title: 'Picked' } } })).json()) as { data: { documentId: string } }).data.documentId
+      for (let batch = 0; batch < 101; batch += 20) {
+        await Promise.all(Array.from({ length: Math.min(20, 101 - batch) }, (_, i) => ctx.request('POST', '/api/tags?locale=en', { token, body: { data: { name: `Bounded ${String(batch + i).padStart(3, '0')}` } } })))
+      }
+      const calls: string[] = []
+      const inner = createApiClient(ctx.services)
+      const counted: ApiClient = { call: (method, path, ...rest) => (calls.push(`${method} ${decodeURIComponent(path)}`), inner.call(method, path, ...rest)) }
+      const ui = createAdminUi(ctx.services, counted)
+      const pageOf = async (query: string) => {
+        calls.length = 0
+        const response = await ui.request(`/admin/content/articles/${article}?locale=en${query}`, { headers: { Cookie: session.cookie } })
+        expect(response.status).toBe(200)
+        return response.text()
+      }
+
+      const all = await pageOf('')
+      expect(all.match(/name="r\.tags\.add"/g)?.length).toBe(100)
+      expect(all).toMatch(/The first 100 of 1\d\d tags in en/) // other tests of this file add tags too
+      expect(calls.filter((call) => call.startsWith('GET /api/tags?'))).toEqual([expect.stringContaining('pagination[pageSize]=100')])
+      expect(calls.filter((call) => call.includes('populate['))).toHaveLength(1) // the links: one read
+      const narrowed = await pageOf('&find.tags=Bounded+100')
+      expect(narrowed.match(/name="r\.tags\.add"/g)?.length).toBe(1)
+      expect(calls.filter((call) => call.startsWith('GET /api/tags?'))).toEqual([expect.stringContaining('_q=Bounded+100')])
+    })
   })
 })
