@@ -8,7 +8,7 @@ import { routeName, typeByUid, type ContentType } from './content-types.js'
 import { PRIVATE_ANSWER, cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
 import { ApiError, badRequest, conflict, notFound, preconditionFailed } from './errors.js'
-import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, readJsonBody } from './http.js'
+import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, populatedTagOf, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
 import { crossesRelations, matchesFilter, type Filter } from './query/filters.js'
@@ -99,8 +99,9 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   }
 
   /** An answer with populated relations: its ETag is its body's (the targets' changes move it), a 304 when it matches. */
-  const populatedAnswer = (c: Context, text: string, locale?: string) => {
-    const tag = listTag({ body: text }, 0)
+  const populatedAnswer = (c: Context, text: string, version?: Version) => {
+    const tag = version === undefined ? listTag({ body: text }, 0) : populatedTagOf(version, text)
+    const locale = version?.locale
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
     if (locale !== undefined) c.header('Content-Language', locale)
     c.header('ETag', tag)
@@ -190,7 +191,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
    * with `populator`, the populated relations of `locale` (the request's, which the targets follow).
    */
   const readAnswer = async (c: Context, version: Version, body: (populated?: Populated) => unknown, populator?: Populator, locale?: string) => {
-    if (populator !== undefined) return populatedAnswer(c, JSON.stringify(body(await populator([version], locale ?? version.locale))), version.locale)
+    if (populator !== undefined) return populatedAnswer(c, JSON.stringify(body(await populator([version], locale ?? version.locale))), version)
     const tag = etagOf(version)
     if (noneMatch(c.req.header('if-none-match'), tag)) return notModified(c, tag)
     c.header('Content-Language', version.locale)

@@ -1,6 +1,7 @@
 // HTTP plumbing shared by every app: the one error renderer, 404/405 envelopes, body reading with
 // its limits, JSON answers within the response limit, and ETag / If-Match handling. Nothing here
 // knows which runtime serves the app.
+import { createHash } from 'node:crypto'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { parseJson } from './body.js'
@@ -151,6 +152,15 @@ export function etagOf(version: Version): string {
   return `"${version.id}.${version.rev}"`
 }
 
+/**
+ * The ETag of a version answered with populated relations: the version's tag and the digest of the
+ * answer (its targets change it too), so If-None-Match revalidates the whole answer and If-Match
+ * still names the version.
+ */
+export function populatedTagOf(version: Version, body: string): string {
+  return `"${version.id}.${version.rev}.${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+}
+
 const MAX_IF_MATCH_TAGS = 20
 
 /** The versions an `If-Match` header accepts: undefined without one, `*` for any existing one. */
@@ -161,7 +171,8 @@ export function parseIfMatch(header: string | undefined): readonly VersionTag[] 
   // Each tag becomes a clause of a DynamoDB condition, whose length is bounded.
   if (tags.length > MAX_IF_MATCH_TAGS) throw badRequest(`If-Match lists more than ${MAX_IF_MATCH_TAGS} ETags`)
   return tags.flatMap((tag) => {
-    const match = /^"(\d+)\.(\d+)"$/.exec(tag)
+    // A populated answer's tag names its version too, then its body's digest (`"3.7.<digest>"`).
+    const match = /^"(\d+)\.(\d+)(?:\.[A-Za-z0-9_-]+)?"$/.exec(tag)
     return match === null ? [] : [{ id: Number(match[1]), rev: Number(match[2]) }]
   })
 }
