@@ -4,7 +4,7 @@
 // state a brute-force reading agrees with (each side of a link read on its own, filters, counts),
 // no link to a missing document, and no 5xx.
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPeer, holdWrites, json, type TestContext } from '../support/context.js'
+import { createPeer, expectLinksIndexed, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
 import { dataOf, type Doc, type Requester } from '../support/drafts.js'
 import { getOne, idsOf, messagesOf, notFoundIn, shop, type Shop } from '../support/relations.js'
 
@@ -12,8 +12,10 @@ const ROUNDS = 5
 const HOLD_MS = 3000
 
 let current: TestContext | undefined
-afterEach(() => {
+afterEach(async () => {
   current?.db.middlewareStack.remove('barrier')
+  // After every race: every link a version holds is in the index of links by target.
+  if (current !== undefined) expectLinksIndexed(await scanTable(current))
 })
 
 /** A shop whose requests may go through six processes on one table, round robin. */

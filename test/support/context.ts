@@ -9,6 +9,7 @@ import { parseConfig, type Config } from '../../lib/config.js'
 import { HEAD, META, parseList, versionList } from '../../lib/table.js'
 import { itemToVersion } from '../../lib/storage/items.js'
 import { publicationState } from '../../lib/storage/document-plan.js'
+import { linkKeys } from '../../lib/storage/links.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices, type Services } from '../../lib/services.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
@@ -181,5 +182,16 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
     if (type === undefined) continue
     const versions = own.filter((entry) => entry.documentId === item.documentId && entry.contentType === item.contentType).map((entry) => itemToVersion(type, entry))
     expect({ item: keyOf(item, String(item.locale)), state: String(item.ps).slice(-1) }).toEqual({ item: keyOf(item, String(item.locale)), state: publicationState(versions, itemToVersion(type, item)) })
+  }
+  expectLinksIndexed(items)
+}
+
+/** The index of links by target holds every link a version holds (it may hold more: lib/storage/links.ts). */
+export function expectLinksIndexed(items: readonly Record<string, any>[]): void {
+  const indexed = new Set(items.filter((item) => String(item.documentId).startsWith('#link:')).map((item) => `${String(item.documentId)}\u0000${String(item.locale)}`))
+  const own = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== HEAD && !String(item.locale).startsWith('~'))
+  for (const type of shippedTypes) {
+    const versions = own.filter((item) => item.contentType === type.uid).map((item) => itemToVersion(type, item))
+    for (const [key] of linkKeys(type, versions)) expect({ link: key, indexed: indexed.has(key) }).toEqual({ link: key, indexed: true })
   }
 }
