@@ -20,7 +20,7 @@ export interface AppLimits {
 }
 
 const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'], exposeHeaders: ['ETag', 'Content-Language'], maxAge: 600 }
-const corsHeaders = cors(CORS)
+const EXPOSED_HEADERS = CORS.exposeHeaders.join(',')
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
@@ -35,24 +35,30 @@ export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = fals
   app.notFound((c) => renderError(c, notFound()))
   if (mounted) return app
   app.use('*', requestLog(log, limits.log))
-  // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
-  app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
-  app.use('*', async (c, next) => {
-    const length = c.req.header('content-length')
-    if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
-    await next()
-  })
-  app.use('*', responseLimit(rest.maxResponseBytes))
+  app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes))
   return app
 }
 
 /** Where the base app keeps its response byte limit for `json` and `jsonText`. */
 const RESPONSE_LIMIT = 'maxResponseBytes'
 
-/** Keeps the response byte limit in the request's context. */
-function responseLimit(maxBytes: number): MiddlewareHandler {
+/**
+ * Before every route: the CORS headers of every answer but a preflight (those hono/cors sets for
+ * origin `*`), 413 past the body limit by Content-Length, and the response byte limit kept in the
+ * request's context. The headers go through `c.header`, which holds them until the answer is made:
+ * hono/cors sets them on `c.res`, a placeholder Response that Hono then copies into the answer,
+ * two more Response objects a request.
+ */
+function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number): MiddlewareHandler {
   return (c, next) => {
-    c.set(RESPONSE_LIMIT, maxBytes)
+    // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
+    if (c.req.method !== 'OPTIONS') {
+      c.header('Access-Control-Allow-Origin', CORS.origin)
+      c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+    }
+    const length = c.req.header('content-length')
+    if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
+    c.set(RESPONSE_LIMIT, maxResponseBytes)
     return next()
   }
 }
