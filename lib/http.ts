@@ -26,14 +26,16 @@ const EXPOSED_HEADERS = CORS.exposeHeaders.join(',')
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
  * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
  * line per request to `log`. A `mounted` app (one of the server app's, see server-app.ts) leaves
- * the per-request middleware to the app it is mounted in, which runs it once for every route.
+ * the per-request middleware, errors and unknown routes to the app it is mounted in, which runs
+ * the middleware once for every route and renders errors in the same envelope (Hono wraps each
+ * handler of a mounted app that has an error handler of its own in one more composition).
  */
 export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = false): Hono {
   const { maxBodyBytes, rest } = limits
   const app = new Hono()
+  if (mounted) return app
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
-  if (mounted) return app
   app.use('*', requestLog(log, limits.log))
   app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes))
   return app
