@@ -23,6 +23,8 @@ import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, 
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
 
+const UTF8 = new TextEncoder()
+
 /** The publication states each `publicationFilter` keeps (content-model.md §15; see PublicationState). */
 const PUBLICATION_STATES: Record<PublicationFilter, readonly PublicationState[]> = {
   'never-published': ['n', 'N'],
@@ -300,8 +302,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       if (cached !== undefined) return jsonText(c, cached)
       const page = early ?? (await read(validator))
       const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
-      if (settled(head.changedAt, startedAt)) pages.set(key, tag, text)
-      return jsonText(c, text)
+      if (!settled(head.changedAt, startedAt) || !pages.enabled) return jsonText(c, text)
+      const encoded = UTF8.encode(text)
+      pages.set(key, tag, encoded)
+      return jsonText(c, encoded)
     })
 
     app.post(root, async (c) => {

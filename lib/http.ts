@@ -66,14 +66,15 @@ function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number): Middlewa
 }
 
 /**
- * A JSON answer from text already made (a cached page, say), refused when larger than the app's
- * response limit (Lambda answers at most 6 MB) with a 400 that says how to ask for less, instead
- * of the 502 the platform would give. Measured on the text itself: nothing is serialized twice.
+ * A JSON answer from text already made (or already encoded as UTF-8: a cached page), refused when
+ * larger than the app's response limit (Lambda answers at most 6 MB) with a 400 that says how to
+ * ask for less, instead of the 502 the platform would give. Measured on the text itself: nothing
+ * is serialized twice.
  */
-export function jsonText(c: Context, text: string, status = 200): Response {
+export function jsonText(c: Context, text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
   const maxBytes = c.get(RESPONSE_LIMIT) as number
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most answers need no exact count.
-  const bytes = text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
+  const bytes = typeof text !== 'string' ? text.byteLength : text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
   if (bytes > maxBytes) {
     c.header('ETag', undefined)
     throw badRequest(
