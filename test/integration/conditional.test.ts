@@ -383,7 +383,8 @@ describe('the page cache', () => {
       const read = await ctx.request('GET', path)
       calls.length = 0
       const cached = await ctx.request('GET', path)
-      expect(calls).toHaveLength(1) // the count item: the page came from the cache
+      // No Query or BatchGet: the page came from the cache (a cached registry or role may be read again).
+      expect(calls.filter((call) => !call.startsWith('GetItemCommand'))).toEqual([])
       expect(cached.headers.get('content-type')).toBe(read.headers.get('content-type'))
       const [readBytes, cachedBytes] = [new Uint8Array(await read.arrayBuffer()), new Uint8Array(await cached.arrayBuffer())]
       expect(cachedBytes).toEqual(readBytes)
