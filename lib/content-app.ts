@@ -31,6 +31,8 @@ import { throughRelation } from './query/sort.js'
 import { checkTargets } from './relations/targets.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from './relations/write.js'
 
+const UTF8 = new TextEncoder()
+
 /** The publication states each `publicationFilter` keeps (content-model.md §15; see PublicationState). */
 const PUBLICATION_STATES: Record<PublicationFilter, readonly PublicationState[]> = {
   'never-published': ['n', 'N'],
@@ -375,8 +377,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       if (cached !== undefined) return jsonText(c, cached)
       const page = early ?? (await read(validator))
       const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
-      if (settled(head.changedAt, startedAt)) pages.set(key, tag, text)
-      return jsonText(c, text)
+      if (!settled(head.changedAt, startedAt) || !pages.enabled) return jsonText(c, text)
+      const encoded = UTF8.encode(text)
+      pages.set(key, tag, encoded)
+      return jsonText(c, encoded)
     })
 
     app.post(root, async (c) => {

@@ -11,7 +11,12 @@ export class ApiError extends Error {
     readonly details: ErrorDetails = {},
     readonly headers: Record<string, string> = {},
   ) {
+    // An answer, not a fault: its stack is never logged (request-log.ts), so none is captured
+    // (capturing it walks the request's async frames on every 4xx).
+    const stackTraceLimit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = stackTraceLimit
     this.name = 'ApiError'
   }
 }

@@ -21,52 +21,61 @@ export interface AppLimits {
 }
 
 const CORS = { origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match'], exposeHeaders: ['ETag', 'Content-Language'], maxAge: 600 }
-const corsHeaders = cors(CORS)
+const EXPOSED_HEADERS = CORS.exposeHeaders.join(',')
 
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
  * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
  * line per request to `log`. A `mounted` app (one of the server app's, see server-app.ts) leaves
- * the per-request middleware to the app it is mounted in, which runs it once for every route.
+ * the per-request middleware, errors and unknown routes to the app it is mounted in, which runs
+ * the middleware once for every route and renders errors in the same envelope (Hono wraps each
+ * handler of a mounted app that has an error handler of its own in one more composition).
  */
 export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = false): Hono {
   const { maxBodyBytes, rest } = limits
   const app = new Hono()
+  if (mounted) return app
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
-  if (mounted) return app
   app.use('*', requestLog(log, limits.log))
-  // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
-  app.use('*', (c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)))
-  app.use('*', async (c, next) => {
-    const length = c.req.header('content-length')
-    if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
-    await next()
-  })
-  app.use('*', responseLimit(rest.maxResponseBytes))
+  app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes))
   return app
 }
 
 /** Where the base app keeps its response byte limit for `json` and `jsonText`. */
 const RESPONSE_LIMIT = 'maxResponseBytes'
 
-/** Keeps the response byte limit in the request's context. */
-function responseLimit(maxBytes: number): MiddlewareHandler {
+/**
+ * Before every route: the CORS headers of every answer but a preflight (those hono/cors sets for
+ * origin `*`), 413 past the body limit by Content-Length, and the response byte limit kept in the
+ * request's context. The headers go through `c.header`, which holds them until the answer is made:
+ * hono/cors sets them on `c.res`, a placeholder Response that Hono then copies into the answer,
+ * two more Response objects a request.
+ */
+function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number): MiddlewareHandler {
   return (c, next) => {
-    c.set(RESPONSE_LIMIT, maxBytes)
+    // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
+    if (c.req.method !== 'OPTIONS') {
+      c.header('Access-Control-Allow-Origin', CORS.origin)
+      c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+    }
+    const length = c.req.header('content-length')
+    if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
+    c.set(RESPONSE_LIMIT, maxResponseBytes)
     return next()
   }
 }
 
 /**
- * A JSON answer from text already made (a cached page, say), refused when larger than the app's
- * response limit (Lambda answers at most 6 MB) with a 400 that says how to ask for less, instead
- * of the 502 the platform would give. Measured on the text itself: nothing is serialized twice.
+ * A JSON answer from text already made (or already encoded as UTF-8: a cached page), refused when
+ * larger than the app's response limit (Lambda answers at most 6 MB) with a 400 that says how to
+ * ask for less, instead of the 502 the platform would give. Measured on the text itself: nothing
+ * is serialized twice.
  */
-export function jsonText(c: Context, text: string, status = 200): Response {
+export function jsonText(c: Context, text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
   const maxBytes = c.get(RESPONSE_LIMIT) as number
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most answers need no exact count.
-  const bytes = text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
+  const bytes = typeof text !== 'string' ? text.byteLength : text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
   if (bytes > maxBytes) {
     c.header('ETag', undefined)
     throw badRequest(

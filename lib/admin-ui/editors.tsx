@@ -110,14 +110,14 @@ export function registerEditorPages(ui: Ui): void {
     if (type === undefined) return notFoundPage(c, page)
     return type.kind === 'collection' ? listPage(ui, c, page, type) : showDocument(c, page, type, undefined)
   })
-  ui.page('/admin/content/:route/new', async (c, page) => {
-    const type = await typeFor(c)
-    return type?.kind === 'collection' ? showDocument(c, page, type, undefined) : notFoundPage(c, page)
-  })
+  // `new` (the form of a new document) and a documentId share one route: a static segment beside a
+  // parameter would make Hono fall back from its RegExpRouter for the whole server app.
   ui.page('/admin/content/:route/:documentId', async (c, page) => {
     const type = await typeFor(c)
     const documentId = c.req.param('documentId') ?? ''
-    return type?.kind === 'collection' && /^[a-z0-9]{24}$/.test(documentId) ? showDocument(c, page, type, documentId) : notFoundPage(c, page)
+    if (type?.kind !== 'collection') return notFoundPage(c, page)
+    if (documentId === 'new') return showDocument(c, page, type, undefined)
+    return /^[a-z0-9]{24}$/.test(documentId) ? showDocument(c, page, type, documentId) : notFoundPage(c, page)
   })
   ui.action('/admin/content/:route', async (c, page, form) => {
     const type = await typeFor(c)

@@ -1,14 +1,20 @@
 // List answers kept in the process, keyed by the normalized request and valid only under the tag
-// they were made with: a repeated list costs the one small read that computes the tag.
+// they were made with: a repeated list costs the one small read that computes the tag. They are
+// kept encoded (UTF-8), as they are sent: a hit is not encoded again.
 
 /** A bounded map of answers by key, each valid for one tag; the least recently used goes first. */
 export class PageCache {
-  private readonly entries = new Map<string, { tag: string; body: string }>()
+  private readonly entries = new Map<string, { tag: string; body: Uint8Array<ArrayBuffer> }>()
 
   constructor(private readonly capacity: number) {}
 
+  /** False when the cache keeps nothing (capacity 0). */
+  get enabled(): boolean {
+    return this.capacity > 0
+  }
+
   /** The stored answer for `key` if it was made under `tag`. */
-  get(key: string, tag: string): string | undefined {
+  get(key: string, tag: string): Uint8Array<ArrayBuffer> | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined || entry.tag !== tag) return undefined
     this.entries.delete(key)
@@ -21,7 +27,7 @@ export class PageCache {
     return this.entries.has(key)
   }
 
-  set(key: string, tag: string, body: string): void {
+  set(key: string, tag: string, body: Uint8Array<ArrayBuffer>): void {
     if (this.capacity === 0) return
     this.entries.delete(key)
     this.entries.set(key, { tag, body })

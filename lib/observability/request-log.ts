@@ -115,7 +115,9 @@ function fastLineWriter(write: LogWriter | undefined): LogWriter | undefined {
   if (write !== undefined) return write
   if (isDevMode()) return undefined
   // What the Logger writes to outside dev mode: a Console of its own on stdout, not Lambda's console.
-  const output = new Console({ stdout: process.stdout, stderr: process.stderr })
+  // Without colours (a line is one string, which no colour mode changes), it does not read the
+  // colour variables of the environment on every line.
+  const output = new Console({ stdout: process.stdout, stderr: process.stderr, colorMode: false })
   return (line) => output.info(line)
 }
 
@@ -125,6 +127,9 @@ export function requestLog(write?: LogWriter, settings: LogSettings = DEFAULT_LO
   const definitions = metricDefinitions(settings.metricsNamespace, settings.serviceName)
   const writeLine = fastLineWriter(write)
   const lineOf = requestLineMaker(settings.serviceName, settings.debugSampleRate, definitions)
+  // Only the sampling below sets the Logger's level; without it the level is the initial one, which
+  // the Logger would otherwise look up through the environment on every request.
+  const fixedLevel = settings.debugSampleRate > 0 ? undefined : logger.level
   return async (c, next) => {
     const started = performance.now()
     const usage = emptyUsage()
@@ -144,7 +149,7 @@ export function requestLog(write?: LogWriter, settings: LogSettings = DEFAULT_LO
       dynamodb: { calls: usage.calls, rcu: usage.rcu, wcu: usage.wcu, failures: usage.failures.length > 0 ? usage.failures : undefined },
       error: status >= 500 && c.error !== undefined ? describeError(c.error) : undefined,
     }
-    const level = logger.level
+    const level = fixedLevel ?? logger.level
     if (status >= 500) {
       // The metrics' `service` dimension is the line's own `service` key.
       logger.error('request', { ...fields, ...requestMetrics(definitions, fields, now.getTime()) })

@@ -375,6 +375,21 @@ describe('the page cache', () => {
       expect(await titles()).toEqual(['two', 'zero'])
       expect(await titles()).toEqual(['two', 'zero'])
     })
+
+    it('serves the cached page byte for byte as read afresh, text beyond ASCII included', async () => {
+      const path = '/api/articles?filters[title][$eq]=Ünïcödé 日本 😀'
+      await createArticle(ctx, key, 'Ünïcödé 日本 😀')
+      settle()
+      const read = await ctx.request('GET', path)
+      calls.length = 0
+      const cached = await ctx.request('GET', path)
+      // No Query or BatchGet: the page came from the cache (a cached registry or role may be read again).
+      expect(calls.filter((call) => !call.startsWith('GetItemCommand'))).toEqual([])
+      expect(cached.headers.get('content-type')).toBe(read.headers.get('content-type'))
+      const [readBytes, cachedBytes] = [new Uint8Array(await read.arrayBuffer()), new Uint8Array(await cached.arrayBuffer())]
+      expect(cachedBytes).toEqual(readBytes)
+      expect(JSON.parse(new TextDecoder().decode(cachedBytes)).data.map((article: { title: string }) => article.title)).toEqual(['Ünïcödé 日本 😀'])
+    })
   })
 
   describe('off (rest.pageCache: 0)', () => {

@@ -91,6 +91,27 @@ describe('OPTIONS', () => {
   })
 })
 
+describe('CORS', () => {
+  it('sends the CORS headers of origin * on every answer but a preflight: 200, 304, 401, 404, 405 and 413 alike', async () => {
+    const key = await ctx.token()
+    const created = await ctx.request('POST', '/api/articles', { token: key, body: { data: { title: 'CORS' } } })
+    const path = `/api/articles/${(await json(created)).data.documentId}`
+    const answers = [
+      created,
+      await ctx.request('GET', path, { headers: { 'If-None-Match': created.headers.get('etag') ?? '' } }),
+      await ctx.request('GET', '/api/articles', { token: 'not-a-token-0123456789' }),
+      await ctx.request('GET', '/nope'),
+      await ctx.request('PATCH', '/api/articles'),
+      await ctx.request('POST', '/api/articles', { token: key, headers: { 'Content-Length': String(ctx.config.maxBodyBytes + 1) } }),
+    ]
+    expect(answers.map((answer) => answer.status)).toEqual([200, 304, 401, 404, 405, 413])
+    for (const answer of answers) {
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
+      expect(answer.headers.get('access-control-expose-headers')).toBe('ETag,Content-Language')
+    }
+  })
+})
+
 describe('response size', () => {
   it('answers 400 naming the limit when a page would pass maxResponseBytes, and serves a smaller page', async () => {
     const small = await createTestContext({ rest: { maxResponseBytes: 1_000_000 } })

@@ -24,6 +24,11 @@ describe('routes and envelopes', () => {
     expect(await json(response)).toEqual({ data: null, error: { status, name, message: expect.any(String), details: {} } })
   })
 
+  it("routes the whole server app with Hono's RegExpRouter (no route makes it fall back to a slower router)", async () => {
+    await ctx.request('GET', '/api/articles')
+    expect(ctx.app.router.name).toBe('SmartRouter + RegExpRouter')
+  })
+
   it('names the allowed methods on a 405', async () => {
     expect((await ctx.request('PATCH', '/api/articles/aaaaaaaaaaaaaaaaaaaaaaaa', { token: key })).headers.get('allow')).toBe('GET, PUT, DELETE')
   })
