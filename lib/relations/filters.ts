@@ -46,30 +46,42 @@ export async function ownListsOf(scope: FilterScope, type: ContentType): Promise
   return chain.map((code) => versionList(code, status))
 }
 
-/** Every version of `target` the scope sees that matches `filter` (every one when undefined), within api.rest.maxScan. */
-async function matching(scope: FilterScope, target: ContentType, filter: Filter | undefined): Promise<Version[]> {
+/** The scope's read of `target`'s lists for `filter` (every match: within api.rest.maxScan), and its validator. */
+async function targetRead(scope: FilterScope, target: ContentType, filter: Filter | undefined) {
   const { lists, locales, config } = scope.services
   if (!scope.may(target)) throw forbidden()
   const names = await listsOf(scope, target)
   const resolved = await resolveRelations(scope, target, filter, await ownListsOf(scope, target))
   const maxScan = config.rest.maxScan
   const request = { lists: names, collation: scope.locale, sort: [], filter: resolved, offset: 0, limit: maxScan, maxScan, trusted: await locales.indexTrusted(), startedAt: Date.now() }
-  const page = await lists.list(target, request, lists.validator(target, names))
-  if (page.total > page.versions.length) throw overBudget(maxScan)
+  return { request, validator: lists.validator(target, names) }
+}
+
+/** Every version of `target` the scope sees that matches `filter` (every one when undefined), within api.rest.maxScan. */
+async function matching(scope: FilterScope, target: ContentType, filter: Filter | undefined): Promise<Version[]> {
+  const { request, validator } = await targetRead(scope, target, filter)
+  const page = await scope.services.lists.list(target, request, validator)
+  if (page.total > page.versions.length) throw overBudget(request.maxScan)
   return page.versions
+}
+
+/** The documentIds of `target` the scope sees that match `filter`, from index entries alone (no document read). */
+async function matchingIds(scope: FilterScope, target: ContentType, filter: Filter | undefined): Promise<string[]> {
+  const { request, validator } = await targetRead(scope, target, filter)
+  return scope.services.lists.documentIdsMatching(target, request, validator)
 }
 
 /** One relation condition resolved: the `linked` node, and the sources it admits when known (for a read by key). */
 async function resolveOne(scope: FilterScope, type: ContentType, node: Relation, sourceLists: readonly string[]): Promise<{ filter: Filter; sources?: string[] }> {
   const relation = type.relations[node.field]
   const target = scope.services.types.find((candidate) => candidate.uid === relation?.target) as ContentType
-  const targets = await matching(scope, target, node.filter)
   if (relation?.mappedBy !== undefined) {
-    // An inverse side: the sources are what the matching targets link.
+    // An inverse side: the sources are what the matching targets link (read whole, for their links).
+    const targets = await matching(scope, target, node.filter)
     const ids = new Set(targets.flatMap((version) => linkIds(version.attributes[relation.mappedBy as string])))
     return node.empty === undefined ? { filter: { kind: 'linked', field: 'documentId', ids, none: false }, sources: [...ids] } : { filter: { kind: 'linked', field: 'documentId', ids, none: node.empty } }
   }
-  const ids = new Set(targets.map((version) => version.documentId))
+  const ids = new Set(await matchingIds(scope, target, node.filter))
   // A to-one's link is on every index entry: checked there. `$null` needs no sources.
   if (!relation?.many) {
     if (node.empty !== undefined) return { filter: { kind: 'linked', field: node.field, ids, none: node.empty } }

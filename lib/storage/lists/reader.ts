@@ -219,6 +219,26 @@ export class ListReader {
     const filter = request.filter as Filter
     const documentIds = documentIdPoints(filter)
     if (documentIds !== undefined) return this.byDocumentIds(type, request, documentIds, validator)
+    const matches = await this.matchingEntries(type, request, validator)
+    const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
+    return { versions: await this.fetch(type, page, validator), total: matches.length }
+  }
+
+  /**
+   * The documentIds of every match of `request.filter` (every document without one), within
+   * `maxScan`: from index entries alone, without reading the documents (a filter through a relation
+   * needs only which targets match, lib/relations/filters.ts).
+   */
+  async documentIdsMatching(type: ContentType, request: ListRequest, validator: Validator): Promise<string[]> {
+    const points = request.filter === undefined ? undefined : documentIdPoints(request.filter)
+    if (points !== undefined) return (await this.byDocumentIds(type, { ...request, offset: 0, limit: request.maxScan }, points, validator)).versions.map((version) => version.documentId)
+    const entries = request.filter === undefined ? await this.readAll(type, request, (await validator.get()).total) : await this.matchingEntries(type, request, validator)
+    return [...new Set(entries.map((entry) => entry.key.documentId))]
+  }
+
+  /** The index entries of the lists that match `request.filter`: the planned ranges' entries, or every entry within `maxScan`. */
+  private async matchingEntries(type: ContentType, request: ListRequest, validator: Validator): Promise<Entry[]> {
+    const filter = request.filter as Filter
     const read: Entry[] = []
     for (const list of request.lists) {
       // Keys of a list are built with its own locale's collation (a served list: the requested one's).
@@ -240,9 +260,7 @@ export class ListReader {
         }
       }
     }
-    const matches = read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
-    const page = matches.sort(this.comparator(type, request.sort, request.collation)).slice(request.offset, request.offset + request.limit)
-    return { versions: await this.fetch(type, page, validator), total: matches.length }
+    return read.filter((entry) => matchesFilter(filter, entry.values, request.collation, type))
   }
 
   /**
