@@ -125,7 +125,7 @@ export class DocumentCommitter {
       const changed: TransactItem[] = []
       const lists = new Map<string, number>()
       // The index of links by target (links.ts): what the batch adds is recorded before it commits, what it removes after.
-      const linked: { revision: number; added: LinkKey[]; removed: LinkKey[] }[] = []
+      const linked: { revision: number; created: boolean; added: LinkKey[]; removed: LinkKey[] }[] = []
       for (const group of groups) {
         const state = group.state!
         const live = group.changes.filter((pending) => !refused.has(pending))
@@ -137,7 +137,7 @@ export class DocumentCommitter {
         changed.push(...plan.items)
         for (const [list, delta] of plan.lists) lists.set(list, (lists.get(list) ?? 0) + delta)
         extras.push(...claimWrites(type, this.tableName, group.documentId, state.versions, versions, live.some((pending) => pending.rewrite)))
-        linked.push({ revision: (state.headRev ?? 0) + 1, ...linkChanges(type, state.versions, versions) })
+        linked.push({ revision: (state.headRev ?? 0) + 1, created: state.headRev === undefined, ...linkChanges(type, state.versions, versions) })
       }
       const written = [...new Set(groups.flatMap((group) => group.changes).filter((pending) => outcomes.get(pending)?.ok === true).map((pending) => pending.guardLocale))]
       const checks = written.map((locale) => this.localeCheck(locale, guard))
@@ -152,7 +152,7 @@ export class DocumentCommitter {
       let lostToCommit = false
       try {
         if (writes) {
-          await Promise.all(linked.map(({ revision, added }) => this.links.add(added, revision)))
+          await Promise.all(linked.map(({ revision, created, added }) => (created ? this.links.addNew(added, revision) : this.links.add(added, revision))))
           await transactWrite(this.db, { TransactItems: items }, 1)
           await Promise.all(linked.map(({ revision, removed }) => this.links.remove(removed, revision)))
         }

@@ -12,9 +12,10 @@
 // head revision of the change, so a late put or delete never undoes a newer change. The index is
 // therefore a superset of the links: every link has its item, and a reader keeps a source only
 // when the source's version itself holds the link (the version is the truth).
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { ownedRelations, type ContentType } from '../content-types.js'
 import { conditionalWrite, guarded } from './client.js'
+import { serviceUnavailable } from '../errors.js'
 import { listOf, type Version } from './items.js'
 
 type Item = Record<string, unknown>
@@ -92,6 +93,26 @@ export class LinkIndex {
       ConditionExpression: 'attribute_not_exists(r) OR r < :r',
       ExpressionAttributeValues: { ':r': revision },
     })), () => undefined))
+  }
+
+  /**
+   * Records the links of a document being created, before it commits: no other write can know the
+   * document yet, so no condition is needed, and 25 go in one `BatchWriteItem` (a create with links
+   * costs a few calls, not one per link).
+   */
+  async addNew(keys: readonly LinkKey[], revision: number): Promise<void> {
+    const at = Date.now()
+    const chunks: LinkKey[][] = []
+    for (let i = 0; i < keys.length; i += 25) chunks.push(keys.slice(i, i + 25))
+    await Promise.all(chunks.map(async (chunk) => {
+      let pending: Record<string, unknown>[] = chunk.map((key) => ({ PutRequest: { Item: { ...key, r: revision, t: at } } }))
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt >= 6) throw serviceUnavailable()
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
+        const result = await guarded(() => this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } })))
+        pending = (result.UnprocessedItems?.[this.tableName] ?? []) as Record<string, unknown>[]
+      }
+    }))
   }
 
   /** Forgets links a committed change removed (unless a later change of the source made them again). */
