@@ -30,7 +30,8 @@ export const CONTENT_ACCESS: TableAccess = {
     'dynamodb:Query', // all versions of one document (base table)
     'dynamodb:PutItem', // new versions and document heads (in transactions)
     'dynamodb:UpdateItem', // id sequence, updates, count items
-    'dynamodb:DeleteItem', // deleted versions and heads (in transactions)
+    'dynamodb:DeleteItem', // deleted versions and heads (in transactions), links a write removed (`#link:`)
+    'dynamodb:BatchWriteItem', // the links of a document being created (`#link:` items)
     'dynamodb:ConditionCheckItem', // the locale written to is registered (`#locale` items)
   ],
   queriesIndexes: true,
@@ -57,7 +58,8 @@ export const ADMIN_ACCESS: TableAccess = {
     'dynamodb:Scan', // the reindex walks the table (POST /admin/reindex), a page a call
     'dynamodb:PutItem', // registry, public role, new tokens, `#locale` items
     'dynamodb:UpdateItem', // token id sequence, reindexed documents
-    'dynamodb:DeleteItem', // revoked tokens, `#locale` items
+    'dynamodb:DeleteItem', // revoked tokens, `#locale` items, links (the web interface's writes)
+    'dynamodb:BatchWriteItem', // the links of a document the web interface creates (`#link:` items)
     'dynamodb:ConditionCheckItem', // a removed locale holds no versions; `#seq`, `#count` unchanged
   ],
   queriesIndexes: true,
