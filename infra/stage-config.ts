@@ -18,6 +18,8 @@ export const SETTING_KEYS = [
   'api.rest.cache.staleWhileRevalidate',
   'api.rest.pageCache',
   'api.rest.listMarks',
+  'api.rest.relations.maxLinks',
+  'api.rest.populate.maxDocuments',
   'throttle.rateLimit',
   'throttle.burstLimit',
   'throttle.adminRateLimit',
@@ -131,6 +133,8 @@ export function stageFromContext(context: ContextReader): Stage {
       },
       pageCache: value('api.rest.pageCache'),
       listMarks: value('api.rest.listMarks'),
+      relations: { maxLinks: value('api.rest.relations.maxLinks') },
+      populate: { maxDocuments: value('api.rest.populate.maxDocuments') },
     },
     throttle: {
       rateLimit: value('throttle.rateLimit'),
@@ -165,5 +169,7 @@ export function restEnvironment(rest: StageSettings['rest']): Record<string, str
     API_REST_CACHE_STALE_WHILE_REVALIDATE: String(rest.cache.staleWhileRevalidate),
     API_REST_PAGE_CACHE: String(rest.pageCache),
     API_REST_LIST_MARKS: String(rest.listMarks),
+    API_REST_RELATIONS_MAX_LINKS: String(rest.relations.maxLinks),
+    API_REST_POPULATE_MAX_DOCUMENTS: String(rest.populate.maxDocuments),
   }
 }
