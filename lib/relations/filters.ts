@@ -11,6 +11,7 @@ import type { Services } from '../services.js'
 import type { Version } from '../storage/items.js'
 import { overBudget } from '../storage/lists/reader.js'
 import { servedList, versionList, type Status } from '../table.js'
+import { targetOf } from './targets.js'
 import { linkIds } from './write.js'
 
 /** Who reads, where: what every relation condition of one request shares. */
@@ -74,7 +75,7 @@ async function matchingIds(scope: FilterScope, target: ContentType, filter: Filt
 /** One relation condition resolved: the `linked` node, and the sources it admits when known (for a read by key). */
 async function resolveOne(scope: FilterScope, type: ContentType, node: Relation, sourceLists: readonly string[]): Promise<{ filter: Filter; sources?: string[] }> {
   const relation = type.relations[node.field]
-  const target = scope.services.types.find((candidate) => candidate.uid === relation?.target) as ContentType
+  const target = targetOf(scope.services, type, node.field)
   if (relation?.mappedBy !== undefined) {
     // An inverse side: the sources are what the matching targets link (read whole, for their links).
     const targets = await matching(scope, target, node.filter)

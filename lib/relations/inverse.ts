@@ -19,7 +19,7 @@ const CONCURRENCY = 8
  * publish links at once, so both of a draft & publish owner's versions follow it; otherwise the
  * write's own (a publishing write both, a draft write the draft).
  */
-function statusesOf(owner: ContentType, writer: ContentType, publish: boolean): readonly Status[] {
+function ownerStatuses(owner: ContentType, writer: ContentType, publish: boolean): readonly Status[] {
   if (!owner.draftAndPublish) return ['published']
   return !writer.draftAndPublish || publish ? ['draft', 'published'] : ['draft']
 }
@@ -51,7 +51,7 @@ async function relink(services: Services, owner: ContentType, attribute: string,
  * other document of `type` that linked it, in the same locale and statuses.
  */
 export async function releaseTargets(services: Services, type: ContentType, documentId: string, locale: string, publish: boolean, ops: Readonly<Record<string, LinkOp>>): Promise<void> {
-  const statuses = statusesOf(type, type, publish)
+  const statuses = ownerStatuses(type, type, publish)
   for (const [name, op] of Object.entries(ops)) {
     const relation = type.relations[name] as Relation
     if (!isExclusive(relation)) continue
@@ -75,7 +75,7 @@ export async function writeInverse(services: Services, type: ContentType, docume
     const attribute = relation.mappedBy
     const owning = owner.relations[attribute] as Relation
     const code = owner.localized ? locale : await services.locales.defaultCode()
-    const statuses = statusesOf(owner, type, publish)
+    const statuses = ownerStatuses(owner, type, publish)
     const link = new Set(connected(op).map((target) => target.documentId))
     const unlink = new Set<string>()
     if (op.kind === 'edit') {

@@ -13,7 +13,7 @@ import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './populate-query.js'
 import { ownListsOf, resolveRelations } from './filters.js'
 import { linkedFrom } from './sources.js'
-import { listFor } from './targets.js'
+import { listFor, targetOf } from './targets.js'
 import { linkIds } from './write.js'
 
 /** What every level of one answer shares. */
@@ -34,13 +34,12 @@ export interface PopulateContext {
 /** A populated answer's extra fields for each version: relation name → document, array, count or null. */
 export type Populated = Map<Version, Record<string, unknown>>
 
-const typeBy = (services: Services, uid: string) => services.types.find((type) => type.uid === uid) as ContentType
 
 /** 403 for a relation named in populate whose target the caller may not read (`*` leaves those out, see below). */
 export function checkAccess(ctx: PopulateContext, type: ContentType, tree: PopulateTree): PopulateTree {
   const kept = new Map<string, PopulateNode>()
   for (const [name, node] of tree) {
-    const target = name === LOCALIZATIONS ? type : typeBy(ctx.services, (type.relations[name] as { target: string }).target)
+    const target = name === LOCALIZATIONS ? type : targetOf(ctx.services, type, name)
     if (!ctx.may(target)) {
       if (!node.wildcard) throw forbidden()
       continue
@@ -113,7 +112,7 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
   for (const fields of result.values()) for (const name of tree.keys()) fields[name] = null
   await Promise.all([...tree].map(async ([name, asked]) => {
     const relation = type.relations[name]
-    const target = relation === undefined ? type : typeBy(ctx.services, relation.target)
+    const target = relation === undefined ? type : targetOf(ctx.services, type, name)
     // A populate filter through relations is resolved as a list's is (filters.ts).
     const scope = { services: ctx.services, locale, status: ctx.status, fallback: ctx.fallback, may: ctx.may }
     const node = crossesRelations(asked.filters) ? { ...asked, filters: await resolveRelations(scope, target, asked.filters, await ownListsOf(scope, target)) } : asked

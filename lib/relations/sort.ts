@@ -1,7 +1,8 @@
 // Sorting by a to-one relation's field (`sort=author.name`, content-model.md §16): no index holds
 // a source's order by its target's values, so every match is read (within api.rest.maxScan, a 400
 // before reading past it), its targets read in batched key reads, and the page cut in memory.
-import type { ContentType } from '../content-types.js'
+import { typeByUid, type ContentType } from '../content-types.js'
+import { targetOf } from './targets.js'
 import { sortComparator, type SortEntry } from '../query/sort.js'
 import { overBudget, type ListRequest, type ListResult } from '../storage/lists/reader.js'
 import type { Validator } from '../storage/lists/validator.js'
@@ -15,10 +16,10 @@ export async function sortedThroughRelations(ctx: Pick<PopulateContext, 'service
   if (request.filter === undefined && (await validator.get()).total > maxScan) throw overBudget(maxScan)
   const all = await lists.list(type, { ...request, sort: [], offset: 0, limit: maxScan }, validator)
   if (all.total > all.versions.length) throw overBudget(maxScan)
-  const typeOf = (uid: string) => ctx.services.types.find((candidate) => candidate.uid === uid) as ContentType
+  const typeOf = (uid: string) => typeByUid(ctx.services.types, uid) as ContentType
   const values = all.versions.map((version) => ({ version, values: versionValues(version) as Record<string, unknown> }))
   for (const name of new Set(request.sort.filter((entry) => entry.field.includes('.')).map((entry) => entry.field.split('.')[0] as string))) {
-    const target = typeOf(type.relations[name]?.target as string)
+    const target = targetOf(ctx.services, type, name)
     const byLocale = new Map<string, typeof values>()
     for (const each of values) byLocale.set(each.version.locale, [...(byLocale.get(each.version.locale) ?? []), each])
     for (const [code, group] of byLocale) {

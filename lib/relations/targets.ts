@@ -1,6 +1,6 @@
 // Which stored list a relation's targets are read from, and the check that a write's targets exist
 // (content-model.md §16: a write never leaves a link to a missing document).
-import type { ContentType } from '../content-types.js'
+import { typeByUid, type ContentType } from '../content-types.js'
 import { badRequest } from '../errors.js'
 import type { Services } from '../services.js'
 import { versionList, type Status } from '../table.js'
@@ -9,7 +9,7 @@ import { connected, type LinkOp } from './write.js'
 /** The target type of a relation of `type`. */
 export function targetOf(services: Pick<Services, 'types'>, type: ContentType, name: string): ContentType {
   const relation = type.relations[name]
-  const target = services.types.find((candidate) => candidate.uid === relation?.target)
+  const target = relation === undefined ? undefined : typeByUid(services.types, relation.target)
   if (target === undefined) throw new Error(`${type.uid}.${name}: no target type`)
   return target
 }
