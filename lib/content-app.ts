@@ -7,7 +7,7 @@ import { parseBody, uidsToDerive, type Attributes, type BodyMode } from './body.
 import { routeName, typeByUid, type ContentType } from './content-types.js'
 import { PRIVATE_ANSWER, cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
-import { ApiError, badRequest, conflict, notFound, preconditionFailed } from './errors.js'
+import { ApiError, badRequest, conflict, forbidden, notFound, preconditionFailed } from './errors.js'
 import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, populatedTagOf, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
@@ -22,10 +22,11 @@ import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, writeVersion, type Change } from './document-changes.js'
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
-import { ownListsOf, resolveRelations } from './relations/filters.js'
+import { checkFilterAccess, ownListsOf, resolveRelations } from './relations/filters.js'
 import { releaseTargets, writeInverse } from './relations/inverse.js'
 import { checkAccess, populate, type Populated } from './relations/populate.js'
-import { parsePopulate } from './relations/populate-query.js'
+import { parsePopulate, treeKey } from './relations/populate-query.js'
+import { listsReadThrough, typesReadThrough } from './relations/dependencies.js'
 import { sortedThroughRelations } from './relations/sort.js'
 import { throughRelation } from './query/sort.js'
 import { checkTargets } from './relations/targets.js'
@@ -84,11 +85,12 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     if (tree === undefined) return undefined
     const context = { services, status, fallback, may: readable(who, status), left: config.rest.populate.maxDocuments, read: documents.batchReader() }
     const checked = checkAccess(context, type, tree)
-    return (versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale)
+    // The tree as checked (what `*` kept for this caller) is part of a cached answer's key.
+    return Object.assign((versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale), { tree: checked })
   }
   type Populator = NonNullable<ReturnType<typeof populatorOf>>
   /** Populates nothing, but answers as populated answers do (ETag of the body): a filter through relations. */
-  const bodyTagged: Populator = () => Promise.resolve(new Map())
+  const bodyTagged: Populator = Object.assign(() => Promise.resolve(new Map()), { tree: new Map() })
 
   /** What `who` may read through relations in `status` (populate, filters). */
   const readable = (who: Caller, status: Status) => (target: ContentType) => who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts'))
@@ -336,36 +338,41 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const query = parseListQuery(c.req.url, type, config.rest, typeOf)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status, query.publicationFilter)
-      const populator = populatorOf(who, query.populate, status, query.fallback !== false)
-      const filter = await resolvedFilter(who, query.filters, locale, status, query.fallback !== false)
+      const fallback = query.fallback !== false
+      const populator = populatorOf(who, query.populate, status, fallback)
+      // A filter through relations is resolved with the page's read (below), after its access is checked.
+      const relationFilter = crossesRelations(query.filters)
+      if (relationFilter) checkFilterAccess({ services, may: readable(who, status) }, type, query.filters)
       // `publicationFilter` selects among a locale's own versions (no fallback), by publication state.
-      const chain = query.fallback !== false && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
+      const chain = fallback && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
       const listNames = served ? [`~${versionList(locale, status)}`] : (chain ?? (await locales.expand(locale))).map((code) => versionList(code, status))
       const states = query.publicationFilter === undefined ? undefined : PUBLICATION_STATES[query.publicationFilter]
       const partitions = states === undefined ? undefined : listNames.flatMap((list) => states.map((state) => publicationList(list, state)))
-      const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined, partitions }
+      const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined, partitions, populate: populator === undefined ? undefined : treeKey(populator.tree) }
       const key = JSON.stringify(normalized)
       const { offset, limit } = paginationWindow(query.pagination)
       const trusted = await locales.indexTrusted()
       // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
-      const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
       const relationSort = query.sort.some(throughRelation)
-      const read = (validator: Validator) =>
-        relationSort ? sortedThroughRelations({ services, status, fallback: query.fallback !== false, read: documents.batchReader() }, type, request, validator, locale)
-        : partitions !== undefined ? (partitions.length === 0 ? Promise.resolve({ versions: [], total: 0 }) : lists.inPublicationStates(type, request, partitions, validator))
-        : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
+      // Sorting through a relation shows its targets' order: it needs what filtering through it needs.
+      if (relationSort) for (const target of typesReadThrough(services, type, { sort: query.sort }).keys()) if (!readable(who, status)(target)) throw forbidden()
+      const read = async (validator: Validator) => {
+        const filter = relationFilter ? await resolvedFilter(who, query.filters, locale, status, fallback) : query.filters
+        const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }
+        return relationSort ? sortedThroughRelations({ services, status, fallback, read: documents.batchReader() }, type, request, validator, locale)
+          : partitions !== undefined ? (partitions.length === 0 ? { versions: [], total: 0 } : lists.inPublicationStates(type, request, partitions, validator))
+          : chain !== undefined && !served ? lists.listChain(type, chain, request, validator) : lists.list(type, request, validator)
+      }
       // With `publicationFilter`, the total is the state partitions' count; the lists' revisions
       // move with every change to their versions (a partition's only when its members change).
-      const validator = lists.validator(type, listNames, partitions)
-      if (populator !== undefined || filter !== query.filters || relationSort) {
-        // Through relations, the answer depends on other types' documents too: read each time, its ETag is its body's.
-        const page = await read(validator)
-        const populated = populator === undefined ? undefined : await populator(page.versions, locale)
-        return populatedAnswer(c, JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields, populated)), meta: { pagination: paginationMeta(query.pagination, page.total) } }))
-      }
+      // Through relations (populate, filters, sort), the other types' lists read count too.
+      const through = populator !== undefined || relationFilter || relationSort
+        ? await listsReadThrough(services, type, { tree: populator?.tree, filter: query.filters, sort: query.sort, locale, status, fallback })
+        : []
+      const validator = lists.validator(type, listNames, partitions, through)
       // The validator alone answers a 304 or a cached page; otherwise the page is read with it
       // (alongside, or in the BatchGet of the page's documents).
       const early = c.req.header('if-none-match') !== undefined || pages.holds(key) ? undefined : await read(validator)
@@ -376,7 +383,8 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const cached = pages.get(key, tag)
       if (cached !== undefined) return jsonText(c, cached)
       const page = early ?? (await read(validator))
-      const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
+      const populated = populator === undefined ? undefined : await populator(page.versions, locale)
+      const text = JSON.stringify({ data: page.versions.map((version) => shown(version, query.fields, populated)), meta: { pagination: paginationMeta(query.pagination, page.total) } })
       if (!settled(head.changedAt, startedAt) || !pages.enabled) return jsonText(c, text)
       const encoded = UTF8.encode(text)
       pages.set(key, tag, encoded)

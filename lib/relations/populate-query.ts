@@ -32,6 +32,11 @@ export const MAX_POPULATE_DEPTH = 5
 export const DEFAULT_POPULATE_LIMIT = 100
 export const LOCALIZATIONS = 'localizations'
 
+/** A tree as text, for a cached answer's key (its maps and sets as arrays). */
+export function treeKey(tree: PopulateTree): string {
+  return JSON.stringify(tree, (_key, value: unknown) => (value instanceof Map || value instanceof Set ? [...value] : value))
+}
+
 const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'start', 'limit', 'count'])
 
 const invalid = (message: string, key: string) => badRequest(message, queryDetails('populate', key, 'populate'))

@@ -21,7 +21,7 @@ import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
 import { planFilter, type KeyRange } from './plan.js'
 import { ListMarks, type Mark } from './marks.js'
-import { headOf, settled, Validator, type ListHead } from './validator.js'
+import { headOf, settled, Validator, withDependencies, type ListHead, type TypeList } from './validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -84,23 +84,25 @@ export class ListReader {
     private readonly marks: ListMarks = new ListMarks(0),
   ) {}
 
-  /** The lists' count and revision (one GetItem, or one BatchGet for several lists); see headOf for `counted`. */
-  private async head(type: ContentType, lists: readonly string[], counted?: readonly string[]): Promise<ListHead> {
-    const all = counted === undefined ? lists : [...lists, ...counted]
-    const items = all.length === 1
-      ? [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey(type.uid, all[0] as string) })))).Item]
-      : await this.batchGet(all.map((list) => countKey(type.uid, list)))
-    return headOf(type, lists, items, counted)
+  /** Count items by key (one GetItem, or one BatchGet for several). */
+  private async counts(keys: readonly Item[]): Promise<(Item | undefined)[]> {
+    if (keys.length !== 1) return this.batchGet(keys)
+    return [(await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: keys[0] })))).Item]
   }
 
   /**
    * The lists' validator, not read yet: a page read either asks for it at once (in parallel with
    * its own reads) or adds the count items to the BatchGet of its documents, one call fewer. With
-   * `counted` (publicationFilter's state partitions), the total is theirs.
+   * `counted` (publicationFilter's state partitions), the total is theirs. `dependencies` are
+   * other lists the answer reads (relations/dependencies.ts): their revisions and changes count too.
    */
-  validator(type: ContentType, lists: readonly string[], counted?: readonly string[]): Validator {
+  validator(type: ContentType, lists: readonly string[], counted?: readonly string[], dependencies: readonly TypeList[] = []): Validator {
     const all = counted === undefined ? lists : [...lists, ...counted]
-    return new Validator(() => this.head(type, lists, counted), all.map((list) => countKey(type.uid, list)), (items) => headOf(type, lists, items, counted))
+    const others = dependencies.filter((dependency, i) => !(dependency.uid === type.uid && all.includes(dependency.list))
+      && dependencies.findIndex((same) => same.uid === dependency.uid && same.list === dependency.list) === i)
+    const keys = [...all.map((list) => countKey(type.uid, list)), ...others.map(({ uid, list }) => countKey(uid, list))]
+    const fromItems = (items: readonly (Item | undefined)[]) => withDependencies(headOf(type, lists, items, counted), others, items)
+    return new Validator(async () => fromItems(await this.counts(keys)), keys, fromItems)
   }
 
   /**

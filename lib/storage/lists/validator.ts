@@ -44,6 +44,24 @@ export function headOf(type: ContentType, lists: readonly string[], items: reado
   }
 }
 
+/** A list of a content type, by uid: another type's list an answer depends on. */
+export interface TypeList {
+  readonly uid: string
+  readonly list: string
+}
+
+/** `head` with the revisions and last changes of `dependencies` (from their count items, among `items`) added. */
+export function withDependencies(head: ListHead, dependencies: readonly TypeList[], items: readonly (Item | undefined)[]): ListHead {
+  if (dependencies.length === 0) return head
+  const byKey = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
+  const found = dependencies.map(({ uid, list }) => byKey.get(listKey(uid, list)))
+  return {
+    total: head.total,
+    revisions: [...head.revisions, ...found.map((item) => Number(item?.[ATTR.revision] ?? 0))],
+    changedAt: Math.max(head.changedAt, ...found.map((item) => Number(item?.at ?? 0))),
+  }
+}
+
 /**
  * A list request's validator (its lists' head), read once: on its own when first asked for, or
  * with the page's documents when a BatchGet claims it first.
