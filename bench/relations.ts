@@ -10,7 +10,7 @@ import { slotKeys } from '../lib/storage/items.js'
 import { indexedFields, slotKey } from '../lib/table.js'
 import { PAGE, samePage, send, type BenchContext, type Scenario, type SeededRelations } from './requests.js'
 import { seedNamed } from './seed.js'
-import { types } from './types.js'
+import { article, types } from './types.js'
 
 const typeNamed = (name: string) => types.find((type) => type.singularName === name)!
 const AUTHORS = 101
@@ -48,6 +48,7 @@ export function relationScenarios(ctx: BenchContext): Scenario[] {
       floor: () => ctx.floor.populatedPage('en', PAGE, ['en', 'fr', 'de']),
       check: samePage(ctx.n),
     },
+    populatedPageCache(ctx),
     {
       kind: 'filter-author-name', label: 'filters[author][name][$eq] (10 matches at every N)', write: false,
       app: () => send(ctx.app, 'GET', `/api/articles?filters[author][name][$eq]=${encodeURIComponent(relations.authorName)}`, 200),
@@ -55,6 +56,26 @@ export function relationScenarios(ctx: BenchContext): Scenario[] {
       check: samePage('floor'),
     },
   ]
+}
+
+/**
+ * Page 1 with populate=* repeated, the page cache on: validated by the count items of every list
+ * it reads (article in each locale, for localizations; author and tag in en), then the cached page.
+ */
+function populatedPageCache(ctx: BenchContext): Scenario {
+  const locales = ['en', 'fr', 'de']
+  const lists = [...locales.map((list) => ({ uid: article.uid, list })), ...['author', 'tag'].map((name) => ({ uid: typeNamed(name).uid, list: 'en' }))]
+  let cached = ''
+  return {
+    kind: 'populate-star-cached', label: 'list page 1, populate=*, repeated, page cache on', write: false,
+    prepare: async () => {
+      await send(ctx.cachedApp, 'GET', '/api/articles?populate=*', 200)
+      cached = await ctx.floor.populatedPage('en', PAGE, locales)
+    },
+    app: () => send(ctx.cachedApp, 'GET', '/api/articles?populate=*', 200),
+    floor: () => ctx.floor.cachedAcross(lists, async () => cached),
+    check: samePage(ctx.n),
+  }
 }
 
 /**

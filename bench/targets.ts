@@ -141,6 +141,7 @@ function cheapAnswers(sizes: readonly SizeResult[]): Verdict[] {
     smallRead('list-304', 'one small read (the count item)', 0.5),
     smallRead('get-one-304', 'one read (the version)', 1),
     smallRead('list-page-cache', 'one small read (the page cache answers)', 0.5),
+    smallRead('populate-star-cached', 'one read of the 5 count items of the lists it reads (the page cache answers)', 2.5),
   ]
 }
 
