@@ -39,8 +39,10 @@ export async function checkTargets(services: Services, type: ContentType, ops: R
   const byType = new Map<ContentType, typeof wanted>()
   for (const entry of wanted) byType.set(entry.target, [...(byType.get(entry.target) ?? []), entry])
   const found = new Set<string>()
+  // Every target type's keys in one BatchGetItem (per 100 keys).
+  const read = services.documents.batchReader()
   await Promise.all([...byType].map(async ([target, entries]) => {
-    const versions = await services.documents.getVersions(target, entries.map(({ documentId, code }) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
+    const versions = await read(target, entries.map(({ documentId, code }) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
     for (const version of versions) found.add(`${target.uid} ${version.documentId} ${version.locale}`)
   }))
   const missing = wanted.find(({ target, documentId, code }) => !found.has(`${target.uid} ${documentId} ${code}`))

@@ -4,13 +4,10 @@
 // cache), and any change to a target moves it. Through HTTP on DynamoDB Local, the DynamoDB calls
 // counted; a fake clock (Date only) moves past SETTLE_MS instead of sleeping.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createServerApp } from '../../lib/server-app.js'
-import { createServices } from '../../lib/services.js'
-import { createDocumentClient } from '../../lib/storage/client.js'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { META } from '../../lib/table.js'
-import { ADMIN_TOKEN, TOKEN_HASH_SECRET, json, requestsTo, type TestContext } from '../support/context.js'
-import { shop, type Shop } from '../support/relations.js'
+import { json } from '../support/context.js'
+import { countedPeer as counted, keysOf, shop, type Call, type Shop } from '../support/relations.js'
 
 beforeAll(() => {
   vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
@@ -22,23 +19,6 @@ afterAll(() => {
 /** Moves the clock past the settling time of every change made so far. */
 const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
 
-type Call = { command: string; input: any }
-
-/** Another process on the same table, its DynamoDB calls recorded in `calls`; it caches the locale registry, role and tokens (as in production). */
-function counted(ctx: TestContext) {
-  const db = createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint })
-  const calls: Call[] = []
-  db.middlewareStack.add((next: any, context: any) => async (args: any) => {
-    calls.push({ command: context.commandName, input: args.input })
-    return next(args)
-  }, { step: 'initialize', name: 'count-calls' })
-  const services = createServices(db, { ...ctx.config, cacheTtlMs: 3_600_000 }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
-  return { db, calls, request: requestsTo(createServerApp(services)) }
-}
-
-/** The keys a call reads (GetItem's, or every key of a BatchGetItem). */
-const keysOf = (call: Call): { documentId: string; locale: string }[] =>
-  call.command === 'GetItemCommand' ? [call.input.Key] : call.command === 'BatchGetItemCommand' ? Object.values(call.input.RequestItems as Record<string, { Keys: any[] }>).flatMap((each) => each.Keys) : []
 /** True when every key the call reads is a list's count item (a validator read). */
 const countsOnly = (call: Call) => keysOf(call).length > 0 && keysOf(call).every((key) => key.documentId === META.count)
 

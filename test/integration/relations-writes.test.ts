@@ -5,7 +5,7 @@
 // fields. Every outcome is read back through populate.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { dataOf, oneOf, type Doc } from '../support/drafts.js'
-import { expect400, getOne, idsOf, notFoundIn, relationLimits, shop, type Shop } from '../support/relations.js'
+import { countedPeer, expect400, getOne, idsOf, keysOf, notFoundIn, relationLimits, shop, type Shop } from '../support/relations.js'
 
 /** The documentIds of an article's tags, in link order (status and locale as asked). */
 async function tagsOf(s: Shop, documentId: string, query: Record<string, string> = {}): Promise<string[]> {
@@ -470,5 +470,22 @@ describe('writes accept populate and fields', () => {
     const x = await s.article()
     await expect400(s.ctx, () => s.articles.put(x.documentId, { title: 'never' }, { populate: 'nope' }), /Invalid key nope/)
     expect((await oneOf(await s.articles.get(x.documentId))).title).toBe('An article')
+  })
+})
+
+describe('the targets a write links', () => {
+  it('are checked in one BatchGetItem, whatever their types (an author and tags)', async () => {
+    const s = await shop({}, [])
+    const ann = await s.author('Ann')
+    const tags = [await s.tag('a'), await s.tag('b')]
+    const peer = countedPeer(s.ctx)
+    // Warm the peer's cached registry, role and token.
+    expect((await peer.request('GET', '/api/articles', { token: s.key })).status).toBe(200)
+    peer.calls.length = 0
+    const created = await peer.request('POST', '/api/articles', { token: s.key, body: { data: { title: 'linked', author: ann.documentId, tags: tags.map((tag) => tag.documentId) } } })
+    expect(created.status).toBe(200)
+    const targetIds = new Set([ann.documentId, ...tags.map((tag) => tag.documentId)])
+    const checks = peer.calls.filter((call) => keysOf(call).some((key) => targetIds.has(key.documentId)))
+    expect(checks.map((call) => [call.command, keysOf(call).filter((key) => targetIds.has(key.documentId)).length])).toEqual([['BatchGetItemCommand', 3]])
   })
 })

@@ -2,7 +2,10 @@
 // clients on one full-access key, makers of authors, tags and articles, and the checks of a 400
 // that writes nothing.
 import { expect } from 'vitest'
-import { createTestContext, json, tableSnapshot, type TestContext } from './context.js'
+import { createServerApp } from '../../lib/server-app.js'
+import { createServices } from '../../lib/services.js'
+import { createDocumentClient } from '../../lib/storage/client.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, requestsTo, tableSnapshot, type TestContext } from './context.js'
 import { dataOf, draftClient, oneOf, type Doc, type DraftClient, type Requester } from './drafts.js'
 
 type Overrides = NonNullable<Parameters<typeof createTestContext>[0]>
@@ -97,3 +100,21 @@ export async function statusOf(response: Response): Promise<{ status: number; er
   if (response.ok) return { status: response.status }
   return { status: response.status, error: (await json(response)).error }
 }
+
+export type Call = { command: string; input: any }
+
+/** Another process on the same table, its DynamoDB calls recorded in `calls`; it caches the locale registry, role and tokens (as in production). */
+export function countedPeer(ctx: TestContext) {
+  const db = createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint })
+  const calls: Call[] = []
+  db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+    calls.push({ command: context.commandName, input: args.input })
+    return next(args)
+  }, { step: 'initialize', name: 'count-calls' })
+  const services = createServices(db, { ...ctx.config, cacheTtlMs: 3_600_000 }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
+  return { db, calls, request: requestsTo(createServerApp(services)) }
+}
+
+/** The keys a call reads (GetItem's, or every key of a BatchGetItem). */
+export const keysOf = (call: Call): { documentId: string; locale: string }[] =>
+  call.command === 'GetItemCommand' ? [call.input.Key] : call.command === 'BatchGetItemCommand' ? Object.values(call.input.RequestItems as Record<string, { Keys: any[] }>).flatMap((each) => each.Keys) : []
