@@ -7,7 +7,7 @@ import { parseBody, uidsToDerive, type Attributes, type BodyMode } from './body.
 import { routeName, typeByUid, type ContentType } from './content-types.js'
 import { PRIVATE_ANSWER, cachingHeaders, listTag, noneMatch, notModified } from './delivery/conditional.js'
 import { PageCache } from './delivery/page-cache.js'
-import { ApiError, badRequest, conflict, forbidden, notFound, preconditionFailed } from './errors.js'
+import { ApiError, badRequest, conflict, notFound, preconditionFailed } from './errors.js'
 import { allowOnly, createBaseApp, etagOf, expectedRevision, json, jsonText, parseIfMatch, populatedTagOf, readJsonBody } from './http.js'
 import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
@@ -22,11 +22,11 @@ import { toDocument, versionValues, type Version } from './storage/items.js'
 import { addVersion, discardDraft, publishVersion, unpublishVersion, versionIn, writeVersion, type Change } from './document-changes.js'
 import { publicationList, versionList, type PublicationState, type Status } from './table.js'
 import type { PublicationFilter } from './query/parse.js'
-import { checkFilterAccess, ownListsOf, resolveRelations } from './relations/filters.js'
+import { ownListsOf, resolveRelations } from './relations/filters.js'
 import { releaseTargets, writeInverse } from './relations/inverse.js'
 import { checkAccess, populate, type Populated } from './relations/populate.js'
 import { parsePopulate, treeKey } from './relations/populate-query.js'
-import { listsReadThrough, typesReadThrough } from './relations/dependencies.js'
+import { checkReadThrough, listsReadThrough } from './relations/dependencies.js'
 import { sortedThroughRelations } from './relations/sort.js'
 import { throughRelation } from './query/sort.js'
 import { checkTargets } from './relations/targets.js'
@@ -340,9 +340,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const status = await readStatusOf(c, query.status, query.publicationFilter)
       const fallback = query.fallback !== false
       const populator = populatorOf(who, query.populate, status, fallback)
-      // A filter through relations is resolved with the page's read (below), after its access is checked.
+      // A filter or a sort through relations needs `find` on each type it reaches (checked here, before
+      // any answer, cached or not); the filter is resolved with the page's read (below).
       const relationFilter = crossesRelations(query.filters)
-      if (relationFilter) checkFilterAccess({ services, may: readable(who, status) }, type, query.filters)
+      const relationSort = query.sort.some(throughRelation)
+      if (relationFilter || relationSort) checkReadThrough(services, type, { filter: query.filters, sort: query.sort }, readable(who, status))
       // `publicationFilter` selects among a locale's own versions (no fallback), by publication state.
       const chain = fallback && locale !== WILDCARD && query.publicationFilter === undefined ? await locales.chainOf(locale) : undefined
       const served = chain !== undefined && (await locales.servedReady(locale))
@@ -356,9 +358,6 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
       // made SETTLE_MS before, whatever the order in which its reads and the validator's end.
       const startedAt = Date.now()
-      const relationSort = query.sort.some(throughRelation)
-      // Sorting through a relation shows its targets' order: it needs what filtering through it needs.
-      if (relationSort) for (const target of typesReadThrough(services, type, { sort: query.sort }).keys()) if (!readable(who, status)(target)) throw forbidden()
       const read = async (validator: Validator) => {
         const filter = relationFilter ? await resolvedFilter(who, query.filters, locale, status, fallback) : query.filters
         const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: config.rest.maxScan, trusted, startedAt }

@@ -5,6 +5,7 @@
 // the request's own, validate a populated or relation-filtered answer as a plain list's validate
 // its page: a 304, or a page cached in the process (delivery/page-cache.ts), without reading it.
 import type { ContentType } from '../content-types.js'
+import { forbidden } from '../errors.js'
 import type { Filter } from '../query/filters.js'
 import type { SortEntry } from '../query/sort.js'
 import type { Services } from '../services.js'
@@ -66,6 +67,15 @@ export function typesReadThrough(services: Pick<Services, 'types'>, type: Conten
     }
   }
   return reached
+}
+
+/**
+ * 403 unless `may` holds for every type `read` reaches through a filter or a sort (the targets,
+ * nested ones included): checked before an answer is served, cached or not. Populate has its
+ * own check (relations/populate.ts, checkAccess), where `*` leaves out what the caller may not read.
+ */
+export function checkReadThrough(services: Pick<Services, 'types'>, type: ContentType, read: Pick<ReadThrough, 'filter' | 'sort'>, may: (type: ContentType) => boolean): void {
+  for (const target of typesReadThrough(services, type, read).keys()) if (!may(target)) throw forbidden()
 }
 
 /**

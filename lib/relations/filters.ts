@@ -144,21 +144,3 @@ export async function resolveRelations(scope: FilterScope, type: ContentType, fi
   return { kind: 'and', filters: [{ kind: 'condition', field: 'documentId', operator: '$in', values: sources }, resolved] }
 }
 
-/**
- * 403 unless the scope may read the target of every relation condition in `filter` (nested ones
- * included), as resolving it would find: checked before an answer is served without resolving.
- */
-export function checkFilterAccess(scope: Pick<FilterScope, 'services' | 'may'>, type: ContentType, filter: Filter | undefined): void {
-  if (filter === undefined) return
-  switch (filter.kind) {
-    case 'and':
-    case 'or': return filter.filters.forEach((inner) => checkFilterAccess(scope, type, inner))
-    case 'not': return checkFilterAccess(scope, type, filter.filter)
-    case 'relation': {
-      const target = targetOf(scope.services, type, filter.field)
-      if (!scope.may(target)) throw forbidden()
-      return checkFilterAccess(scope, target, filter.filter)
-    }
-    default: return
-  }
-}

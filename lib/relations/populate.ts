@@ -11,7 +11,8 @@ import type { Services } from '../services.js'
 import { toDocument, versionValues, type Version } from '../storage/items.js'
 import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './populate-query.js'
-import { checkFilterAccess, ownListsOf, resolveRelations } from './filters.js'
+import { checkReadThrough } from './dependencies.js'
+import { ownListsOf, resolveRelations } from './filters.js'
 import { linkedFrom } from './sources.js'
 import { listFor, targetOf } from './targets.js'
 import { linkIds } from './write.js'
@@ -44,7 +45,7 @@ export function checkAccess(ctx: PopulateContext, type: ContentType, tree: Popul
       if (!node.wildcard) throw forbidden()
       continue
     }
-    checkFilterAccess(ctx, target, node.filters)
+    checkReadThrough(ctx.services, target, { filter: node.filters }, ctx.may)
     kept.set(name, { ...node, populate: checkAccess(ctx, target, node.populate) })
   }
   return kept
