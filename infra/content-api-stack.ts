@@ -33,13 +33,16 @@ export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; co
 /**
  * Modules replaced in the bundles, and what stands in for each: the SDK's default credential chain
  * (Lambda always hands the role's credentials over in the environment: a third of the bundle),
- * qs's generic `side-channel` (about 34 KB), and the SDK's event streams, which no operation we
- * call has (about 13 KB). Each shim says why it is enough.
+ * qs's generic `side-channel` (about 34 KB), the SDK's event streams, which no operation we
+ * call has (about 13 KB), the LRU cache of its endpoint discovery (about 7 KB) and its checksum
+ * module, of which it uses the native SHA-256 only (about 4 KB). Each shim says why it is enough.
  */
 const SHIMS = {
   '@aws-sdk/credential-provider-node': 'functions/lambda-credentials.ts',
   'side-channel': 'functions/side-channel.cjs',
   '@smithy/core/event-streams': 'functions/no-event-streams.ts',
+  'mnemonist/lru-cache': 'functions/lru-cache.ts',
+  '@smithy/core/checksum': 'functions/sha256.ts',
 } as const
 
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
