@@ -1,5 +1,5 @@
-/** @jsxImportSource hono/jsx */
-// The admin web interface at `/admin`: server-rendered pages (Hono's JSX) for operators (locales,
+/** @jsxImportSource ./jsx */
+// The admin web interface at `/admin`: server-rendered pages (JSX, rendered by jsx/jsx-runtime.ts) for operators (locales,
 // API tokens, the public role) and editors (one list and one document page per content type),
 // behind a session opened with the admin token. Every page is sent with a strict
 // Content-Security-Policy (our own script and stylesheet only, no inline script), and every form
