@@ -15,6 +15,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { routeName, type ContentType } from '../lib/content-types.js'
+import { ASSETS_DIR } from '../lib/admin-ui/assets.js'
 import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
@@ -86,6 +87,15 @@ export interface ContentApiStackProps extends StackProps {
 /** Where a content function's bundle holds the schema folder: `content-types/` beside index.mjs, as functions/runtime.ts reads it. */
 const BUNDLED_TYPES_DIR = 'content-types'
 
+/**
+ * Folders an entry's bundle holds beside index.mjs besides the schema folder, as [source, target]:
+ * the admin web interface's static files, which lib/admin-ui/assets.ts reads from `assets/` beside
+ * the module that bundles it.
+ */
+export const BUNDLED_FILES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
+}
+
 export class ContentApiStack extends Stack {
   /** The functions by entry file; content functions as `functions/content.ts#<singular name>`. */
   readonly functions = new Map<string, NodejsFunction>()
@@ -153,7 +163,8 @@ export class ContentApiStack extends Stack {
         role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
       }
       // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
-      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir) }
+      // The admin function also serves the web interface's stylesheet and script, read from files beside it.
+      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, BUNDLED_FILES[entry] ?? []) }
       const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
@@ -203,11 +214,14 @@ export class ContentApiStack extends Stack {
 }
 
 /** Bundling hooks that copy the schema folder into each bundle (as content-types/), so the function reads the files the synth checked. */
-function copyInto(typesDir: string): NonNullable<BundlingOptions['commandHooks']> {
+function copyInto(typesDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [`cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`,
+      ...files.map(([source, target]) => `cp -R "${ROOT}${source}" "${outputDir}/${target}"`),
+    ],
   }
 }
 
