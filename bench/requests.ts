@@ -3,6 +3,7 @@
 // fallback scenarios (kept apart from them, so none of those files imports another).
 import type { Hono } from 'hono'
 import { collatorFor } from '../lib/query/sort.js'
+import type { AdminPages } from './admin-pages.js'
 import type { Compare, Floor } from './floor.js'
 
 export interface BenchContext {
@@ -23,6 +24,8 @@ export interface BenchContext {
   readonly maxScan: number
   /** The authors and tags the articles link (relations.ts). */
   readonly relations?: SeededRelations
+  /** The admin function's app and its pages' recording API client (admin-pages.ts). */
+  readonly adminPages?: AdminPages
 }
 
 /** What relations.ts seeded: author 0 (ten articles link it at every N), its name's slot and key for the floor, and authors to delete. */
