@@ -4,23 +4,12 @@
 // request log), each as soon as the page's own had what it waited for: the page's calls are
 // recorded once (untimed), with the calls that had ended when each one started, and replayed with
 // that concurrency. The page and its requests run in alternation, on the same data, like every kind.
-import type { Hono } from 'hono'
 import { createAdminApp } from '../lib/admin-app.js'
 import { createApiClient, type ApiAnswer, type ApiClient } from '../lib/admin-ui/api-client.js'
 import { createAdminUi } from '../lib/admin-ui/app.js'
 import { SESSION_COOKIE, SessionKeys } from '../lib/admin-ui/session.js'
 import type { Services } from '../lib/services.js'
-import { request, type BenchContext, type Scenario } from './requests.js'
-
-/** One API call a page made: what it sent, what it got, and which calls had ended when it started. */
-interface RecordedCall {
-  readonly method: string
-  readonly path: string
-  readonly body: unknown
-  readonly headers: Record<string, string> | undefined
-  readonly after: readonly number[]
-  status: number
-}
+import { request, type AdminPages, type BenchContext, type RecordedCall, type Scenario } from './requests.js'
 
 /** The in-process API client of the pages, recording its calls while `recording` is set. */
 class RecordingClient implements ApiClient {
@@ -54,12 +43,6 @@ class RecordingClient implements ApiClient {
 }
 
 /** The admin function's app (the administration API and the pages, as createAdminSite mounts them), its client recording. */
-export interface AdminPages {
-  readonly app: Hono
-  readonly client: RecordingClient
-  readonly adminToken: string
-}
-
 export function adminPages(services: Services, adminToken: string): AdminPages {
   const client = new RecordingClient(createApiClient(services))
   const app = createAdminApp(services)
