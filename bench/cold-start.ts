@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { build, type BuildOptions } from 'esbuild'
-import { ESBUILD_OPTIONS } from '../infra/content-api-stack.js'
+import { BUNDLED_FILES, ESBUILD_OPTIONS } from '../infra/content-api-stack.js'
 import { DEFAULT_CONTENT_TYPES_DIR } from '../lib/schema/load.js'
 import { percentile } from './measure.js'
 
@@ -84,8 +84,10 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
       const bytes = await bundle(target, STACK_BUNDLING, file)
       const mapBytes = STACK_BUNDLING.sourcemap === true ? (await stat(`${file}.map`)).size : 0
       const mainFirstBytes = await bundle(target, MAIN_FIRST_BUNDLING, join(dir, 'main-first', target.name, 'index.mjs'))
-      // As the stack's bundling hook does: the schema folder beside the bundle, which every function reads.
+      // As the stack's bundling hook does: the schema folder beside the bundle, which every function
+      // reads, and the entry's other files (the admin interface's stylesheet and script).
       await cp(DEFAULT_CONTENT_TYPES_DIR, join(dir, target.name, 'content-types'), { recursive: true })
+      for (const [source, into] of BUNDLED_FILES[target.entry] ?? []) await cp(join(ROOT, source), join(dir, target.name, into), { recursive: true })
       bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[], mappedImports: [] as number[] })
     }
     const child = join(ROOT, 'bench', 'cold-start-child.mjs')

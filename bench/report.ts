@@ -61,7 +61,8 @@ export function markdown(results: BenchResults): string {
     `A version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; pages hold ${settings.pageSize}. ` +
       `Locale registry, public role and API tokens are cached for ${settings.cacheTtlMs} ms (cacheTtlMs), as in production.`,
     'Calls, RCU and WCU are medians per request, read from the SDK (ReturnConsumedCapacity TOTAL); the floor is the bare DynamoDB calls a minimal handler makes for the same answer, measured in alternation with the app. ' +
-      'Cached lookups (GetItems of the locale registry, the public role or an API token when their cache expires) are counted apart, as a mean per request.',
+      'Cached lookups (GetItems of the locale registry, the public role or an API token when their cache expires) are counted apart, as a mean per request. ' +
+      'For the admin pages (issue 21), "app" is the page (GET through the admin function\'s app, signed in) and "floor" the API requests the page makes, made directly through the app with an API token or the admin token, with the page\'s concurrency (bench/admin-pages.ts).',
     'DynamoDB Local caveats: it reports a multi-item TransactWriteItems as far fewer WCU than its items cost (so the items written are shown beside WCU), ' +
       'and it ends an index Query page at 1 MB of base-table items (about 430 here) where DynamoDB ends it at 1 MB of index entries, so sorted and deep reads take more calls on Local than on DynamoDB. ' +
       'Its latencies are loopback latencies (a GetItem in about 1 ms), so fixed per-request overhead weighs more in the ratios than it would against DynamoDB.',

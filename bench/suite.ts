@@ -10,6 +10,7 @@ import type { KindResult, SizeResult } from './results.js'
 import { filterScenarios } from './filter-scenarios.js'
 import { totalOf, type BenchContext, type Scenario } from './requests.js'
 import { deleteAuthorScenario, relationScenarios } from './relations.js'
+import { adminPageScenarios } from './admin-pages.js'
 import { readScenarios, writeScenarios } from './scenarios.js'
 
 export interface SuiteSettings {
@@ -25,6 +26,8 @@ export interface SuiteSettings {
   readonly writeReps: number
   /** Read scenarios only (no writes) at this N and above, to keep the largest size within minutes. */
   readonly readsOnlyFrom: number
+  /** Measures only the kinds it accepts (and reads every document only if it accepts `read-all`); all when absent. */
+  readonly only?: (kind: string) => boolean
 }
 
 /** Reading every document is measured up to this N; past it, its cost is N times the cost per document. */
@@ -67,6 +70,8 @@ export async function measureRead(meter: CapacityMeter, scenario: Scenario, sett
 
 /** Write kinds in order, the same repetitions each (the first `warmUpPairs` untimed), then their clean-up. */
 export async function measureWrites(meter: CapacityMeter, { scenarios, cleanUp }: { scenarios: Scenario[]; cleanUp(): Promise<void> }, settings: SuiteSettings): Promise<KindResult[]> {
+  // Nothing written, nothing to clean up (a focused run without the write kinds, see run.ts).
+  if (scenarios.length === 0) return []
   const results: KindResult[] = []
   for (const scenario of scenarios) {
     const pair = await measurePair(meter, scenario.app, scenario.floor, 0, settings.warmUpPairs + settings.writeReps)
@@ -84,29 +89,32 @@ const DRAFT_WRITES = new Set(['update-draft', 'publish'])
 export async function measureSize(meter: CapacityMeter, ctx: BenchContext, settings: SuiteSettings, seed: number, log: (line: string) => void): Promise<SizeResult> {
   const started = performance.now()
   const kinds: KindResult[] = []
-  for (const scenario of [...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx)]) {
+  const only = settings.only ?? (() => true)
+  const chosen = (scenarios: Scenario[]) => scenarios.filter((scenario) => only(scenario.kind))
+  for (const scenario of chosen([...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx), ...adminPageScenarios(ctx)])) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
     log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms, ${result.app.rcu.median} RCU`)
   }
   const readAll: Sample<Record<string, unknown>[]>[] = []
   const readAllStarted = performance.now()
-  while (ctx.n <= READ_ALL_MAX && readAll.length < 3 && (readAll.length === 0 || performance.now() - readAllStarted < 5000)) {
+  while (only('read-all') && ctx.n <= READ_ALL_MAX && readAll.length < 3 && (readAll.length === 0 || performance.now() - readAllStarted < 5000)) {
     readAll.push(await sample(meter, () => ctx.floor.queryAll(INDEX.byId, 'en')))
   }
   const documents = await ctx.floor.queryAll(INDEX.byId, 'en', undefined, SIZE_SAMPLE).then((items) => items.slice(0, SIZE_SAMPLE))
   const entries = await ctx.floor.queryAll(slotIndex(0), 'en', undefined, SIZE_SAMPLE).then((items) => items.slice(0, SIZE_SAMPLE))
   if (ctx.n < settings.readsOnlyFrom) {
-    kinds.push(...(await measureWrites(meter, writeScenarios(ctx, seed), settings)))
+    const { scenarios, cleanUp } = writeScenarios(ctx, seed)
+    kinds.push(...(await measureWrites(meter, { scenarios: chosen(scenarios), cleanUp }, settings)))
     log(`N=${ctx.n} writes measured`)
   } else {
     // Reads only from here, but for the draft PUT and its publication: they edit seeded documents
     // (the table stays at N), and issue 22 states their cost at N = 100,000.
     const { scenarios, cleanUp } = writeScenarios(ctx, seed)
-    kinds.push(...(await measureWrites(meter, { scenarios: scenarios.filter((scenario) => DRAFT_WRITES.has(scenario.kind)), cleanUp }, settings)))
+    kinds.push(...(await measureWrites(meter, { scenarios: chosen(scenarios.filter((scenario) => DRAFT_WRITES.has(scenario.kind))), cleanUp }, settings)))
     log(`N=${ctx.n} draft writes measured`)
     // Last: each repetition deletes an author linked from 1,000 articles (issue 19).
-    kinds.push(...(await measureWrites(meter, { scenarios: deleteAuthorScenario(ctx), cleanUp: async () => {} }, settings)))
+    kinds.push(...(await measureWrites(meter, { scenarios: chosen(deleteAuthorScenario(ctx)), cleanUp: async () => {} }, settings)))
     log(`N=${ctx.n} linked author deletes measured`)
   }
   return {

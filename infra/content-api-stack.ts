@@ -15,6 +15,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { routeName, type ContentType } from '../lib/content-types.js'
+import { ASSETS_DIR } from '../lib/admin-ui/assets.js'
 import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
@@ -33,13 +34,16 @@ export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; co
 /**
  * Modules replaced in the bundles, and what stands in for each: the SDK's default credential chain
  * (Lambda always hands the role's credentials over in the environment: a third of the bundle),
- * qs's generic `side-channel` (about 34 KB), and the SDK's event streams, which no operation we
- * call has (about 13 KB). Each shim says why it is enough.
+ * qs's generic `side-channel` (about 34 KB), the SDK's event streams, which no operation we
+ * call has (about 13 KB), the LRU cache of its endpoint discovery (about 7 KB) and its checksum
+ * module, of which it uses the native SHA-256 only (about 4 KB). Each shim says why it is enough.
  */
 const SHIMS = {
   '@aws-sdk/credential-provider-node': 'functions/lambda-credentials.ts',
   'side-channel': 'functions/side-channel.cjs',
   '@smithy/core/event-streams': 'functions/no-event-streams.ts',
+  'mnemonist/lru-cache': 'functions/lru-cache.ts',
+  '@smithy/core/checksum': 'functions/sha256.ts',
 } as const
 
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */
@@ -82,6 +86,15 @@ export interface ContentApiStackProps extends StackProps {
 
 /** Where a content function's bundle holds the schema folder: `content-types/` beside index.mjs, as functions/runtime.ts reads it. */
 const BUNDLED_TYPES_DIR = 'content-types'
+
+/**
+ * Folders an entry's bundle holds beside index.mjs besides the schema folder, as [source, target]:
+ * the admin web interface's static files, which lib/admin-ui/assets.ts reads from `assets/` beside
+ * the module that bundles it.
+ */
+export const BUNDLED_FILES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
+}
 
 export class ContentApiStack extends Stack {
   /** The functions by entry file; content functions as `functions/content.ts#<singular name>`. */
@@ -150,7 +163,8 @@ export class ContentApiStack extends Stack {
         role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
       }
       // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
-      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir) }
+      // The admin function also serves the web interface's stylesheet and script, read from files beside it.
+      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, BUNDLED_FILES[entry] ?? []) }
       const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
@@ -200,11 +214,14 @@ export class ContentApiStack extends Stack {
 }
 
 /** Bundling hooks that copy the schema folder into each bundle (as content-types/), so the function reads the files the synth checked. */
-function copyInto(typesDir: string): NonNullable<BundlingOptions['commandHooks']> {
+function copyInto(typesDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [`cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`,
+      ...files.map(([source, target]) => `cp -R "${ROOT}${source}" "${outputDir}/${target}"`),
+    ],
   }
 }
 

@@ -26,18 +26,19 @@ const EXPOSED_HEADERS = CORS.exposeHeaders.join(',')
 /**
  * A Hono app with the API's error envelope for every failure (an ApiError as itself, anything
  * else as an opaque 500), the envelope for unknown routes, CORS, the body size limits, and one log
- * line per request to `log`. A `mounted` app (one of the server app's, see server-app.ts) leaves
+ * line per request to `log` (none when `log` is false). A `mounted` app (one of the server app's, see server-app.ts) leaves
  * the per-request middleware, errors and unknown routes to the app it is mounted in, which runs
  * the middleware once for every route and renders errors in the same envelope (Hono wraps each
  * handler of a mounted app that has an error handler of its own in one more composition).
  */
-export function createBaseApp(limits: AppLimits, log?: LogWriter, mounted = false): Hono {
+export function createBaseApp(limits: AppLimits, log?: LogWriter | false, mounted = false): Hono {
   const { maxBodyBytes, rest } = limits
   const app = new Hono()
   if (mounted) return app
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
-  app.use('*', requestLog(log, limits.log))
+  // `false`: no request log at all (the admin interface's in-process requests, logged by the page's).
+  if (log !== false) app.use('*', requestLog(log, limits.log))
   app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes))
   return app
 }

@@ -30,7 +30,8 @@ export interface ApiClient {
 
 /** The in-process API of one process's services. */
 export function createApiClient(services: Services): ApiClient {
-  const inner: Hono = createBaseApp(services.config, () => undefined)
+  // No request log of its own: the page's request is logged, with the DynamoDB calls of its API calls.
+  const inner: Hono = createBaseApp(services.config, false)
   const caller = fullAccessCaller(typesOf(services))
   inner.use('*', async (c: Context, next) => {
     c.set(TRUSTED_CALLER, caller)

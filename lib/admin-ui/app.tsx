@@ -1,7 +1,7 @@
-/** @jsxImportSource hono/jsx */
-// The admin web interface at `/admin`: server-rendered pages (Hono's JSX) for operators (locales,
-// API tokens, the public role) and editors (one list and one document page per content type),
-// behind a session opened with the admin token. Every page is sent with a strict
+/** @jsxImportSource ./jsx */
+// The admin web interface at `/admin`: server-rendered pages (JSX, see jsx/jsx-runtime.ts) for
+// operators (locales, API tokens, the public role) and editors (one list and one document page
+// per content type), behind a session opened with the admin token. Every page is sent with a strict
 // Content-Security-Policy (our own script and stylesheet only, no inline script), and every form
 // post is refused without the session's CSRF token.
 import type { Context, Hono, MiddlewareHandler } from 'hono'
@@ -10,7 +10,7 @@ import { routeName } from '../content-types.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { createApiClient, type ApiClient } from './api-client.js'
-import { SCRIPT, STYLESHEET } from './assets.js'
+import { assetText, SCRIPT, STYLESHEET, type Asset } from './assets.js'
 import { registerEditorPages } from './editors.js'
 import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
@@ -82,9 +82,8 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   }
 
   // Cached briefly: a page view is then one request, under the gateway's low /admin throttle.
-  const asset = (body: string, type: string) => (c: Context) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'private, max-age=300' })
-  app.get('/admin/assets/admin.css', securityHeaders, asset(STYLESHEET, 'text/css'))
-  app.get('/admin/assets/admin.js', securityHeaders, asset(SCRIPT, 'text/javascript'))
+  const asset = (file: Asset) => (c: Context) => c.body(assetText(file), 200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'private, max-age=300' })
+  for (const file of [STYLESHEET, SCRIPT]) app.get(`/admin/assets/${file.name}`, securityHeaders, asset(file))
 
   const signInPage = (c: Context, problem?: string) => {
     const csrf = startSignIn(c, keys)

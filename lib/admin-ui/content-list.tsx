@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The list page of a collection type: search (`_q`), locale, sort, one filter condition and pages,
 // passed to the content API's list as they are, and a column per locale showing which versions of
 // each document exist (and their status, with draft & publish), read for the whole page at once;

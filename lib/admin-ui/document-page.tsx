@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The document page of the editors: tabs for its locales (each saying whether that version exists),
 // the choice of a source locale shown beside each field, and the form of one locale, one fitting
 // input per attribute, shared (non-localized) attributes marked, the API's errors next to their

@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // Editors' pages, generated from the content types: per collection type a list (content-list.tsx),
 // per document a page with one form per locale (document-page.tsx), and the form posts behind
 // them. Every read and write is a call of the content API (api-client.ts); its 400s are shown next

@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // One input per attribute, chosen by its type, and the reverse: the `data` of an API write read
 // back from the submitted form. Generic over the content types: every decision here is made from
 // an attribute's type and schema settings, never its name.

@@ -1,7 +1,8 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The page frame of the admin web interface: head (our stylesheet and script only), a skip link,
-// the navigation, notices and problems, and the CSRF field every form carries. Hono's JSX escapes
-// every value it renders, so content (untrusted input) always shows as text.
+// the navigation, notices and problems, and the CSRF field every form carries. The JSX runtime
+// (jsx/jsx-runtime.ts, Hono's rendering) escapes every value it renders, so content (untrusted
+// input) always shows as text.
 import type { Child } from 'hono/jsx'
 import { raw } from 'hono/html'
 import { routeName, type ContentType } from '../content-types.js'

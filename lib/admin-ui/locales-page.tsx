@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The locales page: add, rename, make default, set a fallback, delete (a refused delete says why and
 // what to do first), and rebuild the served lists after a fallback change. Each action is one call
 // of the admin API through the in-process client.

@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The permission matrix of a custom token or the public role: one row per content type (plus one
 // per other action, such as listing locales), one column per action, a checkbox per cell. Built
 // from the action names the API knows (allActions), so new types and actions show up by themselves.

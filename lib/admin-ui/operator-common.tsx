@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // What the operators' pages share: success notices after a redirect, and an API error tied to its field.
 import type { Context } from 'hono'
 import { fieldErrorsOf, type ApiAnswer } from './api-client.js'

@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // Operators' pages: locales (locales-page.tsx), API tokens (create with the key shown once, a
 // permission matrix for custom tokens, revoke) and the public role. Each action is one call of the
 // admin API through the in-process client; its errors are shown as the API words them, next to

@@ -2,8 +2,24 @@
 // on: behind API Gateway the app sees `/admin/...` while the browser is at `/<stage>/admin/...`,
 // and relative URLs work under any such prefix without the app knowing it.
 
+/** Links made, by page and target: a page makes dozens, most of them the same on every view. */
+const made = new Map<string, string>()
+const MADE_MAX = 4096
+
 /** `to` (an app path, optionally with a query) relative to the page at app path `from`. */
 export function relativeTo(from: string, to: string): string {
+  const key = `${from}\n${to}`
+  let link = made.get(key)
+  if (link === undefined) {
+    // Bounded: paths and queries come from requests.
+    if (made.size >= MADE_MAX) made.clear()
+    link = relativeLink(from, to)
+    made.set(key, link)
+  }
+  return link
+}
+
+function relativeLink(from: string, to: string): string {
   const queryAt = to.indexOf('?')
   const path = queryAt === -1 ? to : to.slice(0, queryAt)
   const query = queryAt === -1 ? '' : to.slice(queryAt)

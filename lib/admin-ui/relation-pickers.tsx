@@ -1,4 +1,4 @@
-/** @jsxImportSource hono/jsx */
+/** @jsxImportSource ./jsx */
 // The input of one relation on a document page, without script: a to-one is a select of the
 // target's documents in the page's locale (with "none"), a to-many lists its links in order, each
 // with a remove checkbox, and the candidates to add as checkboxes. Each picker has a search field

@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { Match } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { BUNDLED_FILES, BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { ASSETS_DIR, SCRIPT, STYLESHEET } from '../../lib/admin-ui/assets.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { configFromEnv } from '../../lib/config.js'
 import { shippedTypes } from '../support/types.js'
@@ -324,7 +325,7 @@ describe('stage settings', () => {
 })
 
 describe('bundling', () => {
-  it('gives NodejsFunction the same aliases (credential chain, side-channel, event streams) the tests and the benchmark bundle with', () => {
+  it('gives NodejsFunction the same aliases (credential chain, side-channel, event streams, LRU cache, checksum) the tests and the benchmark bundle with', () => {
     const fromCdk = Object.entries(BUNDLING.esbuildArgs).map(([flag, target]) => [flag.replace(/^--alias:/, ''), target.replace(/^\.\//, '')])
     const fromEsbuild = Object.entries(ESBUILD_OPTIONS.alias ?? {}).map(([name, target]) => [name, target.replace(/^.*?(functions\/)/, '$1')])
     expect(fromCdk).toEqual(fromEsbuild)
@@ -332,6 +333,13 @@ describe('bundling', () => {
       ['@aws-sdk/credential-provider-node', 'functions/lambda-credentials.ts'],
       ['side-channel', 'functions/side-channel.cjs'],
       ['@smithy/core/event-streams', 'functions/no-event-streams.ts'],
+      ['mnemonist/lru-cache', 'functions/lru-cache.ts'],
+      ['@smithy/core/checksum', 'functions/sha256.ts'],
     ])
+  })
+
+  it("copies the admin interface's stylesheet and script beside the admin bundle, where lib/admin-ui/assets.ts reads them", () => {
+    expect(BUNDLED_FILES).toEqual({ 'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]] })
+    expect(readdirSync(new URL('../../lib/admin-ui/assets', import.meta.url)).sort()).toEqual([SCRIPT.name, STYLESHEET.name].sort())
   })
 })

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
-import { CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { BUNDLED_FILES, CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
 import { DEFAULT_CONTENT_TYPES_DIR } from '../../lib/schema/load.js'
@@ -500,11 +500,11 @@ describe('the production bundles', () => {
   const ADMIN_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminTokenSecret-AbCdEf'
   const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'
   /**
-   * Bundles stay small: a cold start loads and parses the whole file. The admin one holds the web
-   * interface and, since relations, passes the benchmark's 500 KB target (about 520 KB, reported
-   * as a miss there, its cold start measured beside it): this bound only catches a jump.
+   * Bundles stay small: a cold start loads and parses the whole file. The benchmark's target, 500 KB
+   * (500,000 bytes), holds for each; the admin one, with the web interface, is the largest (about
+   * 496 KB).
    */
-  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 560_000, content: 500_000, locales: 500_000 }
+  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 500_000, content: 500_000, locales: 500_000 }
 
   /** A stand-in for Secrets Manager's GetSecretValue on loopback (no AWS is reachable from tests). */
   async function fakeSecretsManager(secrets: Record<string, string>) {
@@ -551,6 +551,11 @@ describe('the production bundles', () => {
     expect(bundledInputs.filter((input) => /credential-provider-(node|sso|ini|process|web-identity)\//.test(input))).toEqual([])
   })
 
+  it("bundles the small LRU cache and SHA-256 in place of the packages' own, no Metrics and no Hono JSX runtime", () => {
+    expect(bundledInputs.filter((input) => /node_modules\/(mnemonist|obliterator|@aws-lambda-powertools\/metrics|hono\/dist\/jsx)\/|submodules\/checksum\//.test(input))).toEqual([])
+    for (const shim of ['functions/lru-cache.ts', 'functions/sha256.ts', 'lib/admin-ui/jsx/jsx-runtime.ts']) expect(bundledInputs.some((input) => input.endsWith(shim))).toBe(true)
+  })
+
   it("bundles the small side channel and no event streams in place of the packages' own", () => {
     expect(bundledInputs.filter((input) => /node_modules\/(side-channel|object-inspect|get-intrinsic)|event-streams\//.test(input))).toEqual([])
     expect(bundledInputs.some((input) => input.endsWith('functions/side-channel.cjs'))).toBe(true)
@@ -567,8 +572,10 @@ describe('the production bundles', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bundle-'))
     bundles = await bundle(dir, ['admin', 'content', 'locales'])
-    // As the stack's bundling hook does: the schema folder beside the bundles, read at each cold start.
+    // As the stack's bundling hook does: the schema folder beside the bundles, read at each cold
+    // start, and the admin interface's static files.
     cpSync(DEFAULT_CONTENT_TYPES_DIR, join(dir, 'content-types'), { recursive: true })
+    for (const [source, into] of BUNDLED_FILES['functions/admin.ts'] ?? []) cpSync(new URL(`../../${source}`, import.meta.url), join(dir, into), { recursive: true })
     secretsManager = await fakeSecretsManager({ [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey })
     logged = []
     spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
@@ -605,6 +612,11 @@ describe('the production bundles', () => {
     expect(listed.statusCode).toBe(200)
     expect(bodyOf(listed).data.map((locale: any) => locale.code).sort()).toEqual(['de', 'en', 'fr'])
     expectError(await adminRequest('GET', ADMIN_TOKEN), 401, 'UnauthorizedError')
+    // The web interface's stylesheet: a file beside the bundle, not text in it.
+    const stylesheet = await adminRequest('GET', adminSecret, '/admin/assets/admin.css')
+    expect(stylesheet.statusCode).toBe(200)
+    expect(stylesheet.body).toBe(readFileSync(new URL('../../lib/admin-ui/assets/admin.css', import.meta.url), 'utf8'))
+    expect(readFileSync(bundles.admin!, 'utf8')).not.toContain('.relation ul.candidates')
     const created = await adminRequest('POST', adminSecret, '/admin/api-tokens', { name: 'bundle', type: 'read-only' })
     expect(created.statusCode).toBe(201)
     const bundleKey: string = bodyOf(created).data.accessKey

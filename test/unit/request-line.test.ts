@@ -90,3 +90,20 @@ describe('the request line', () => {
     }
   })
 })
+
+describe('the metric definitions', () => {
+  it.each([
+    [NAMESPACE, SERVICE],
+    ['Other/Namespace#1', 'admin-ui'],
+  ])('are the ones Metrics writes for namespace %s and service %s', (namespace, serviceName) => {
+    // Prepare
+    const metrics = new Metrics({ namespace, serviceName })
+    for (const [name, unit] of [['Requests', MetricUnit.Count], ['ServerErrors', MetricUnit.Count], ['Latency', MetricUnit.Milliseconds], ['ConsumedRCU', MetricUnit.Count], ['ConsumedWCU', MetricUnit.Count]] as const) metrics.addMetric(name, unit, 0)
+
+    // Act
+    const made = metricDefinitions(namespace, serviceName)
+
+    // Assess
+    expect(made).toEqual(metrics.serializeMetrics()._aws.CloudWatchMetrics)
+  })
+})

@@ -1,0 +1,50 @@
+'use strict';
+(function () {
+  // JSON fields: say what is wrong while typing, before the API does.
+  for (const area of document.querySelectorAll('textarea[data-json]')) {
+    const check = () => {
+      let message = '';
+      if (area.value.trim() !== '') {
+        try { JSON.parse(area.value); } catch (error) { message = 'Not valid JSON: ' + error.message; }
+      }
+      area.setCustomValidity(message);
+      area.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
+      const note = document.getElementById(area.id + '-live');
+      if (note) note.textContent = message;
+    };
+    area.addEventListener('input', check);
+  }
+  // After a refused save, the first field with a problem has the focus (keyboard users start there).
+  const invalid = document.querySelector('main [aria-invalid="true"]');
+  if (invalid) invalid.focus();
+  // Buttons that destroy something ask first.
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => { if (!window.confirm(form.dataset.confirm)) event.preventDefault(); });
+  }
+  // Copy buttons next to a key shown once.
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const field = document.getElementById(button.dataset.copy);
+      try { await navigator.clipboard.writeText(field.value); button.textContent = 'Copied'; }
+      catch { field.select(); button.textContent = 'Press Ctrl+C to copy'; }
+    });
+  }
+  // Permission matrices: a button per row checks or clears the row.
+  for (const button of document.querySelectorAll('button[data-toggle-row]')) {
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      const boxes = document.querySelectorAll('input[data-row="' + button.dataset.toggleRow + '"]');
+      const on = [...boxes].some((box) => !box.checked);
+      for (const box of boxes) box.checked = on;
+    });
+  }
+  // Token type: the matrix only applies to custom tokens.
+  const type = document.getElementById('token-type');
+  const matrix = document.getElementById('token-matrix');
+  if (type && matrix) {
+    const sync = () => { matrix.hidden = type.value !== 'custom'; };
+    type.addEventListener('change', sync);
+    sync();
+  }
+})();
