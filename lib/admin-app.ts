@@ -72,7 +72,8 @@ export function createAdminApp(services: Services, mounted = false): Hono {
   app.use('/admin/*', noStore)
   const admin = adminOnly(services.adminToken)
 
-  app.get('/admin/i18n/locales', admin, async (c) => json(c, { data: await locales.list() }))
+  // Read afresh: an operator sees a change made through any other instance at once (one GetItem).
+  app.get('/admin/i18n/locales', admin, async (c) => json(c, { data: await locales.list(true) }))
   app.post('/admin/i18n/locales', admin, async (c) => {
     const input = await adminBody(c, NewLocaleSchema, config.maxBodyBytes)
     return json(c, { data: await locales.add(input) }, 201)

@@ -167,9 +167,9 @@ export class LocaleService implements LocaleGuards {
     return (await this.registry()).rev
   }
 
-  /** Every registered locale, by id. */
-  async list(): Promise<readonly LocaleEntry[]> {
-    return (await this.registry()).locales
+  /** Every registered locale, by id; with `fresh`, from the registry read afresh (which the cache then keeps). */
+  async list(fresh = false): Promise<readonly LocaleEntry[]> {
+    return (await this.registry(fresh)).locales
   }
 
   /** The default locale's code. */

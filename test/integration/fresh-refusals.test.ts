@@ -55,6 +55,14 @@ describe('a locale added through one process', () => {
     expect((await json(listed)).meta.pagination.total).toBe(1)
   })
 
+  it('is listed at once by the other\'s admin API (GET /admin/i18n/locales reads the registry afresh)', async () => {
+    expect((await other.request('GET', '/api/articles')).status).toBe(200)
+    await ctx.addLocales('it')
+    const listed = await other.request('GET', '/admin/i18n/locales', ADMIN_TOKEN)
+    expect(listed.status).toBe(200)
+    expect((await json(listed)).data.map((locale: { code: string }) => locale.code)).toContain('it')
+  })
+
   it('still refuses a code registered nowhere, listing the locales read afresh', async () => {
     expect((await other.request('GET', '/api/articles')).status).toBe(200)
     await ctx.addLocales('de')
