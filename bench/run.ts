@@ -26,6 +26,11 @@ import { evaluateTargets } from './targets.js'
 
 /** Versions per locale; `BENCH_SIZES=1000,10000` gives a quicker run (at least two sizes). */
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+/**
+ * `BENCH_KINDS=filter-author-name,...`: a focused run of those read kinds only (no writes, no
+ * fallback table, no cold starts), logged line by line; bench/results is left as it is.
+ */
+const ONLY = process.env.BENCH_KINDS === undefined ? undefined : new Set(process.env.BENCH_KINDS.split(','))
 const LOCALES = ['en', 'fr', 'de']
 /** From this N on, new documents are seeded in en only (fr and de stay at the previous size): seeding 3 x 100,000 on DynamoDB Local takes too long. */
 const EN_ONLY_FROM = Number(process.env.BENCH_EN_ONLY_FROM ?? 100_000)
@@ -41,7 +46,7 @@ const TOKEN_HASH_SECRET = 'bench-token-hash-key-0123456789abcdefghij'
 const TABLE_NAME = 'bench-content'
 const REGION = 'us-east-1'
 const COLD_RUNS = 5
-const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000 }
+const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000, ...(ONLY === undefined ? {} : { only: ONLY }) }
 const COLD_TARGETS: ColdTarget[] = [
   { name: 'article', entry: 'functions/content.ts', path: '/api/articles', resource: '/api/articles', env: { CONTENT_TYPE: 'api::article.article' } },
   { name: 'homepage', entry: 'functions/content.ts', path: '/api/homepage', resource: '/api/homepage', env: { CONTENT_TYPE: 'api::homepage.homepage' } },
@@ -90,6 +95,10 @@ async function main(): Promise<void> {
       documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index, links: (i) => linked.linksOf(before + i) })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
       sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked }, SUITE, 2000 + index, log))
+    }
+    if (ONLY !== undefined) {
+      log(`focused run of ${[...ONLY].join(', ')} done; load average ${loadAverageStart} at the start, ${load()} at the end; bench/results not written`)
+      return
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
     const fallback = await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)

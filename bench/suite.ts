@@ -25,6 +25,8 @@ export interface SuiteSettings {
   readonly writeReps: number
   /** Read scenarios only (no writes) at this N and above, to keep the largest size within minutes. */
   readonly readsOnlyFrom: number
+  /** Only these kinds (`BENCH_KINDS`): no other read kind, no write kind, no read-all reference. */
+  readonly only?: ReadonlySet<string>
 }
 
 /** Reading every document is measured up to this N; past it, its cost is N times the cost per document. */
@@ -84,11 +86,13 @@ const DRAFT_WRITES = new Set(['update-draft', 'publish'])
 export async function measureSize(meter: CapacityMeter, ctx: BenchContext, settings: SuiteSettings, seed: number, log: (line: string) => void): Promise<SizeResult> {
   const started = performance.now()
   const kinds: KindResult[] = []
-  for (const scenario of [...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx)]) {
+  const reads = [...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx)]
+  for (const scenario of reads.filter((read) => settings.only === undefined || settings.only.has(read.kind))) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
-    log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms, ${result.app.rcu.median} RCU`)
+    log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms (${(result.app.p50 / result.floor.p50).toFixed(2)}x; in DynamoDB ${result.app.dbP50} / ${result.floor.dbP50} ms), ${JSON.stringify(result.app.commands)}, ${result.app.calls.median} calls / ${result.app.rcu.median} RCU (floor ${result.floor.calls.median} / ${result.floor.rcu.median})`)
   }
+  if (settings.only !== undefined) return { n: ctx.n, kinds, entryBytes: 0, documentBytes: 0, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) }
   const readAll: Sample<Record<string, unknown>[]>[] = []
   const readAllStarted = performance.now()
   while (ctx.n <= READ_ALL_MAX && readAll.length < 3 && (readAll.length === 0 || performance.now() - readAllStarted < 5000)) {
