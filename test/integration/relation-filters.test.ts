@@ -120,6 +120,27 @@ describe('filters through relations', () => {
     expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`, 'QueryCommand links', 'BatchGetItemCommand count api::article.article#en,count api::author.author#en,version,version'])
   })
 
+  it('reads the links of every matching target at once', async () => {
+    let inFlight = 0
+    let most = 0
+    w.s.ctx.db.middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { IndexName?: string }
+      if (context.commandName !== 'QueryCommand' || input.IndexName !== undefined) return next(args)
+      most = Math.max(most, ++inFlight)
+      try {
+        return await next(args)
+      } finally {
+        inFlight -= 1
+      }
+    }, { step: 'initialize', name: 'links' })
+    try {
+      expect(await titles(w.s, 'filters[author][name][$in][0]=Ann&filters[author][name][$in][1]=Bob&filters[author][name][$in][2]=Cy')).toEqual(['five', 'four', 'one', 'two'])
+    } finally {
+      w.s.ctx.db.middlewareStack.remove('links')
+    }
+    expect(most).toBe(3)
+  })
+
   it('applies to get one: a version that does not match is a 404', async () => {
     expect((await w.s.articles.get(w.a.one.documentId, { 'filters[author][name][$eq]': 'Ann' })).status).toBe(200)
     expect((await w.s.articles.get(w.a.one.documentId, { 'filters[author][name][$eq]': 'Bob' })).status).toBe(404)
