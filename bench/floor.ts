@@ -128,7 +128,10 @@ export class Floor {
 
   /**
    * Articles linking one author, by the author's name: the author's list read on its name's slot,
-   * the index of links to each author found, then one BatchGetItem of those articles.
+   * the index of links to each author found, then one BatchGetItem of those articles and of both
+   * lists' count items (the answer's validator, as for every list kind). The links are read
+   * consistently, as the app must: a link is recorded before its source's version commits, so
+   * only a consistent read surely sees every link of a committed version.
    */
   async byAuthorName(authorSlot: number, nameKey: string, list: string): Promise<string> {
     const authors = await this.db.send(new QueryCommand({
@@ -139,9 +142,13 @@ export class Floor {
     const links = await Promise.all((authors.Items ?? []).map((author) => this.db.send(new QueryCommand({
       TableName: this.tableName, KeyConditionExpression: 'documentId = :p AND begins_with(locale, :prefix)',
       ExpressionAttributeValues: { ':p': `#link:${String(author.documentId)}`, ':prefix': `${article.uid}#author#${list}#` },
+      ConsistentRead: true,
     }))))
     const sources = links.flatMap((result) => (result.Items ?? []).map((item) => String(item.locale).split('#').at(-1) as string))
-    const found = sources.length === 0 ? [] : ((await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: sources.map((documentId) => ({ documentId, locale: list })) } } }))).Responses?.[this.tableName] ?? [])
+    // The answer's ETag is made of the revisions of the article and author lists it reads.
+    const counts = [countKey(article.uid, list), countKey('api::author.author', list)]
+    const read = (await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [...sources.map((documentId) => ({ documentId, locale: list })), ...counts] } } }))).Responses?.[this.tableName] ?? []
+    const found = read.filter((item) => item.documentId !== META.count)
     return JSON.stringify({ data: found.sort((a, b) => Number(a.id) - Number(b.id)), meta: { total: found.length } })
   }
 

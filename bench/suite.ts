@@ -94,7 +94,7 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
   for (const scenario of chosen([...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx), ...adminPageScenarios(ctx)])) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
-    log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms, ${result.app.rcu.median} RCU`)
+    log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms (${(result.app.p50 / result.floor.p50).toFixed(2)}x; in DynamoDB ${result.app.dbP50} / ${result.floor.dbP50} ms), ${JSON.stringify(result.app.commands)}, ${result.app.calls.median} calls / ${result.app.rcu.median} RCU (floor ${result.floor.calls.median} / ${result.floor.rcu.median})`)
   }
   const readAll: Sample<Record<string, unknown>[]>[] = []
   const readAllStarted = performance.now()

@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
+import { META } from '../../lib/table.js'
 
 interface Doc {
   id: number; documentId: string; locale: string; title: string | null; slug: string | null
@@ -220,7 +221,8 @@ describe('filters on GET /api/articles', () => {
     const query = ids.map((id, i) => `filters[$and][0][documentId][$in][${i}]=${encodeURIComponent(id)}`).join('&')
     const calls: string[] = []
     ctx.db.middlewareStack.add((next, context) => async (args) => {
-      calls.push(String(context.commandName))
+      const input = args.input as { Key?: { documentId?: string } }
+      calls.push(`${String(context.commandName)}${input.Key?.documentId === META.count ? ' count' : ''}`)
       return next(args)
     }, { step: 'initialize', name: 'calls' })
     try {
@@ -228,9 +230,10 @@ describe('filters on GET /api/articles', () => {
     } finally {
       ctx.db.middlewareStack.remove('calls')
     }
-    // The versions by key in one BatchGetItem, the count item alongside: no Query per id.
+    // The versions by key in one BatchGetItem, which carries the count item too: no Query per id.
     expect(calls.filter((name) => name === 'QueryCommand')).toEqual([])
     expect(calls.filter((name) => name === 'BatchGetItemCommand')).toHaveLength(1)
+    expect(calls.filter((name) => name === 'GetItemCommand count')).toEqual([])
   })
 
   it('filters[locale] filters the versions locale=* selected and never replaces locale', async () => {

@@ -4,9 +4,11 @@
 // request's locale and status, the 400s and 403s; `sort=author.name`; and a deleted document (or
 // locale version) leaving populate, counts and filters at once, without ever failing the delete.
 import { beforeAll, describe, expect, it } from 'vitest'
+import { indexedFields, META, slotIndex } from '../../lib/table.js'
 import { json } from '../support/context.js'
 import { dataOf, draftClient, type Doc } from '../support/drafts.js'
 import { expectQuery400, getOne, idsOf, shop, type Shop } from '../support/relations.js'
+import { shippedType } from '../support/types.js'
 
 interface World {
   s: Shop
@@ -98,6 +100,45 @@ describe('filters through relations', () => {
     expect(await titles(s, 'status=draft&filters[author][name][$eq]=Ann')).toEqual(['x draft'])
     const authors = await dataOf(await s.authors.list('filters[articles][title][$eq]=x'))
     expect(idsOf(authors)).toEqual([])
+  })
+
+  it('reads a to-one filter in three calls: the target\'s index entries, its links, then the sources by key with the count items of both types\' lists', async () => {
+    const calls: string[] = []
+    w.s.ctx.db.middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { IndexName?: string; Key?: { documentId?: string }; RequestItems?: Record<string, { Keys: { documentId: string; locale: string }[] }> }
+      // Settings lookups (registry, role, index state) come and go with their cache: not counted.
+      if (context.commandName === 'GetItemCommand' && input.Key?.documentId !== META.count) return next(args)
+      const keys = Object.values(input.RequestItems ?? {})[0]?.Keys.map((key) => (key.documentId === META.count ? `count ${key.locale}` : 'version'))
+      calls.push([context.commandName, input.IndexName ?? (context.commandName === 'QueryCommand' ? 'links' : undefined), keys?.sort().join(',')].filter((part) => part !== undefined).join(' '))
+      return next(args)
+    }, { step: 'initialize', name: 'calls' })
+    try {
+      expect(await titles(w.s, 'filters[author][name][$eq]=Ann')).toEqual(['five', 'one'])
+    } finally {
+      w.s.ctx.db.middlewareStack.remove('calls')
+    }
+    expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`, 'QueryCommand links', 'BatchGetItemCommand count api::article.article#en,count api::author.author#en,version,version'])
+  })
+
+  it('reads the links of every matching target at once', async () => {
+    let inFlight = 0
+    let most = 0
+    w.s.ctx.db.middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { IndexName?: string }
+      if (context.commandName !== 'QueryCommand' || input.IndexName !== undefined) return next(args)
+      most = Math.max(most, ++inFlight)
+      try {
+        return await next(args)
+      } finally {
+        inFlight -= 1
+      }
+    }, { step: 'initialize', name: 'links' })
+    try {
+      expect(await titles(w.s, 'filters[author][name][$in][0]=Ann&filters[author][name][$in][1]=Bob&filters[author][name][$in][2]=Cy')).toEqual(['five', 'four', 'one', 'two'])
+    } finally {
+      w.s.ctx.db.middlewareStack.remove('links')
+    }
+    expect(most).toBe(3)
   })
 
   it('applies to get one: a version that does not match is a 404', async () => {

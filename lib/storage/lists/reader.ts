@@ -276,8 +276,7 @@ export class ListReader {
     // Bounded by the ids a query can name (qs's array limit) per list; like index entries, the
     // versions found count against the scan budget.
     const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, locale: list })))
-    void validator.get()
-    const items = await this.batchGet(keys, versionProjection(type))
+    const items = await this.withValidator(keys, versionProjection(type), validator)
     const versions = items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
     if (versions.length > request.maxScan) throw overBudget(request.maxScan)
     await validator.get()
@@ -381,20 +380,30 @@ export class ListReader {
    * The validator's count items come along in the same BatchGet unless it was read already.
    */
   private async fetch(type: ContentType, entries: readonly Entry[], validator: Validator): Promise<Version[]> {
-    const claim = validator.claim()
-    let items: Item[]
-    try {
-      items = await this.batchGet([...entries.map((entry) => entry.key), ...(claim?.keys ?? [])], versionProjection(type))
-    } catch (error) {
-      claim?.reject(error)
-      throw error
-    }
-    claim?.resolve(items.filter((item) => item.documentId === META.count))
+    const items = await this.withValidator(entries.map((entry) => entry.key), versionProjection(type), validator)
     const found = new Map(items.map((item) => [`${String(item.documentId)}/${String(item.locale)}`, item]))
     return entries.flatMap((entry) => {
       const item = found.get(`${entry.key.documentId}/${entry.key.locale}`)
       return item === undefined ? [] : [itemToVersion(type, item)]
     })
+  }
+
+  /**
+   * The items of `keys` in one BatchGet (per 100), which also carries the validator's count items
+   * unless it was read already (one call fewer than reading it alongside); the count items are
+   * among those returned.
+   */
+  private async withValidator(keys: readonly Item[], projection: Projection, validator: Validator): Promise<Item[]> {
+    const claim = validator.claim()
+    let items: Item[]
+    try {
+      items = await this.batchGet([...keys, ...(claim?.keys ?? [])], projection)
+    } catch (error) {
+      claim?.reject(error)
+      throw error
+    }
+    claim?.resolve(items.filter((item) => item.documentId === META.count))
+    return items
   }
 
   private batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
