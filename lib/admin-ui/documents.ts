@@ -83,7 +83,7 @@ async function modifiedIn(api: ApiClient, type: ContentType, documentId: string)
  * for the rows of a list: at most three list reads per locale, each selecting the page's documents
  * by `documentId $in`, whatever the page's size. A row's own version is not read again. With draft
  * & publish, the publication states come from the API's `publicationFilter` (`never-published`,
- * `modified`), whose partitions it reads whole: past its scan budget, the published versions are
+ * `modified`), which reads the named documents by key; if it refuses, the published versions are
  * read instead and compared.
  */
 export async function readVersionsOfPage(api: ApiClient, type: ContentType, rows: readonly Record<string, any>[], locales: readonly Locale[]): Promise<Map<string, DocumentView>> {

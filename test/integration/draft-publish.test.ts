@@ -11,6 +11,7 @@ import {
   STATUSES, bruteForce, dataOf, draftClient, expectListsMatchBruteForce, idOfTag, keysOf, listAll, oneOf, versionsOf,
   type ActionName, type Doc, type DraftClient, type Status,
 } from '../support/drafts.js'
+import { countedPeer, shop } from '../support/relations.js'
 
 const ARTICLE = 'api::article.article'
 const HOMEPAGE = 'api::homepage.homepage'
@@ -1332,5 +1333,26 @@ describe('costs: a list reads entries of its own status (and cohort) only', () =
     expect(body.data.length).toBeLessThanOrEqual(4)
     expect({ query, read }).toEqual({ query, read: expect.any(Number) })
     expect(read).toBeLessThanOrEqual(12)
+  })
+})
+
+describe('publicationFilter on named documents (filters[documentId][$in], as the admin list asks)', () => {
+  it('reads those documents by key, not their state partitions whole', async () => {
+    const s = await shop({}, [])
+    const articles: Doc[] = []
+    for (let i = 0; i < 12; i++) articles.push(await s.article({ title: `a${i}` }))
+    // Half the drafts modified after publication: the `modified` partition holds 6.
+    for (let i = 0; i < 12; i += 2) expect((await s.articles.put(articles[i]!.documentId, { title: `a${i} edited` }, { status: 'draft' })).status).toBe(200)
+    const peer = countedPeer(s.ctx)
+    expect((await peer.request('GET', '/api/articles', { token: s.key })).status).toBe(200)
+    const named = [articles[0]!, articles[1]!, articles[2]!].map((doc) => doc.documentId as string)
+    const path = `/api/articles?status=draft&publicationFilter=modified&${named.map((id, i) => `filters[documentId][$in][${i}]=${id}`).join('&')}`
+    peer.calls.length = 0
+    const answer = await peer.request('GET', path, { token: s.key })
+    expect(answer.status).toBe(200)
+    const body = await json(answer)
+    expect(body.data.map((doc: Doc) => doc.documentId).sort()).toEqual([named[0], named[2]].sort())
+    expect(body.meta.pagination.total).toBe(2)
+    expect(peer.calls.map((call) => call.command)).toEqual(['BatchGetItemCommand'])
   })
 })

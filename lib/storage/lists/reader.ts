@@ -195,7 +195,8 @@ export class ListReader {
    * content-model.md §15), from `byPublication`, whose partitions `<list>#<state>` are counted
    * like lists (the validator's lists are those partitions). In id order, near the start and
    * without a filter: each partition read up to offset + limit in id order and merged, O(page)
-   * per partition. Otherwise every entry of the partitions, within `maxScan`, filtered and
+   * per partition. With `documentId` `$eq`/`$in`, those documents' versions by key, kept in the
+   * partitions' states. Otherwise every entry of the partitions, within `maxScan`, filtered and
    * ordered in memory.
    */
   async inPublicationStates(type: ContentType, request: ListRequest, partitions: readonly string[], validator: Validator): Promise<ListResult> {
@@ -203,6 +204,9 @@ export class ListReader {
     const primary = request.sort[0] ?? { field: 'id', order: 'asc' as const }
     const read = (list: string, want: number, forward: boolean, exact: boolean) =>
       this.query({ index: INDEX.byPublication, partition: ATTR.publication, type, list, forward, want, exact, projection: versionProjection(type) })
+    // Documents named by id (the admin list's badges): read by key, kept in the partitions' states; O(ids), not the partitions whole.
+    const points = request.filter === undefined ? undefined : documentIdPoints(request.filter)
+    if (points !== undefined) return this.byDocumentIds(type, request, points, validator, new Set(partitions.map((partition) => listKey(type.uid, partition))))
     if (request.filter === undefined && primary.field === 'id' && offset + limit <= NEAR_PAGES) {
       void validator.get()
       const forward = primary.order === 'asc'
@@ -270,14 +274,16 @@ export class ListReader {
    * their versions in the lists are read by key (an item's sort key is its list's name), in
    * `BatchGetItem`s of 100, then checked against the whole filter, ordered and counted.
    */
-  private async byDocumentIds(type: ContentType, request: ListRequest, documentIds: readonly string[], validator: Validator): Promise<ListResult> {
+  private async byDocumentIds(type: ContentType, request: ListRequest, documentIds: readonly string[], validator: Validator, states?: ReadonlySet<string>): Promise<ListResult> {
     // Only a well-formed documentId can name a document (and an empty key would be refused).
     const named = documentIds.filter((documentId) => DOCUMENT_ID.test(documentId))
     // Bounded by the ids a query can name (qs's array limit) per list; like index entries, the
     // versions found count against the scan budget.
     const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, locale: list })))
-    const items = await this.withValidator(keys, versionProjection(type), validator)
-    const versions = items.filter((item) => item[ATTR.contentType] === type.uid).map((item) => itemToVersion(type, item))
+    const items = await this.withValidator(keys, versionProjection(type, states === undefined ? [] : [ATTR.publication]), validator)
+    // With `states` (publicationFilter's partitions), only versions in one of them.
+    const versions = items.filter((item) => item[ATTR.contentType] === type.uid && (states === undefined || states.has(String(item[ATTR.publication]))))
+      .map((item) => itemToVersion(type, item))
     if (versions.length > request.maxScan) throw overBudget(request.maxScan)
     await validator.get()
     return orderedPage(type, request, versions)
