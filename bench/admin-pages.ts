@@ -55,7 +55,7 @@ export function adminPageScenarios(ctx: BenchContext): Scenario[] {
   const pages = ctx.adminPages
   if (pages === undefined) return []
   const cookie = `${SESSION_COOKIE}=${new SessionKeys(pages.adminToken).issue(Date.now()).value}`
-  const page = (path: string, marker: string): Pick<Scenario, 'prepare' | 'app' | 'floor' | 'check'> => {
+  const page = (path: string, marker: string): Pick<Scenario, 'prepare' | 'app' | 'floor' | 'check' | 'floorResponds'> => {
     let calls: RecordedCall[] = []
     const get = async () => (await request(pages.app, 'GET', path, 200, { headers: { Cookie: cookie } })).text
     return {
@@ -65,6 +65,7 @@ export function adminPageScenarios(ctx: BenchContext): Scenario[] {
       },
       app: get,
       floor: () => replay(ctx, pages, calls),
+      floorResponds: true,
       check: (html) => {
         if (!html.includes(marker)) throw new Error(`${path}: the page does not show ${marker}`)
       },

@@ -65,6 +65,11 @@ export interface Scenario {
   app(i: number): Promise<string>
   /** The floor's answer to repetition `i`. */
   floor(i: number): Promise<string>
+  /**
+   * True when the floor's answer already went through Responses the bench read (the admin pages'
+   * replayed API requests); otherwise the suite sends it as one, as the app's is (suite.ts).
+   */
+  readonly floorResponds?: boolean
   /** Throws unless both answered the same (run once per N, outside the timings). */
   check?(app: string, floor: string): void
 }

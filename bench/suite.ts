@@ -30,6 +30,15 @@ export interface SuiteSettings {
   readonly only?: (kind: string) => boolean
 }
 
+/**
+ * The floor's answer as the app's ends: a Response the bench reads as text (app.request), so both
+ * sides include sending their answer and neither is charged the other's client work.
+ */
+function floorOf(scenario: Scenario): (i: number) => Promise<string> {
+  if (scenario.floorResponds === true) return scenario.floor
+  return async (i) => new Response(await scenario.floor(i), { headers: { 'Content-Type': 'application/json' } }).text()
+}
+
 /** Reading every document is measured up to this N; past it, its cost is N times the cost per document. */
 const READ_ALL_MAX = 10_000
 /** Entries sampled for the average size of a slot index entry and of a document. */
@@ -44,13 +53,13 @@ const SIZE_SAMPLE = 1000
 async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<{ next: number; pairMs: number; total: number | undefined }> {
   await scenario.prepare?.()
   const started = performance.now()
-  const first = await measurePair(meter, scenario.app, scenario.floor, 0, 1)
+  const first = await measurePair(meter, scenario.app, floorOf(scenario), 0, 1)
   scenario.check?.(first.app[0]!.value, first.floor[0]!.value)
   const total = totalOf(first.floor[0]!.value)
   const samples: Sample<string>[] = [...first.app, ...first.floor]
   let next = 1
   while (performance.now() - started < settings.warmUpMs) {
-    const pair = await measurePair(meter, scenario.app, scenario.floor, next, next + 1)
+    const pair = await measurePair(meter, scenario.app, floorOf(scenario), next, next + 1)
     samples.push(...pair.app, ...pair.floor)
     next += 1
   }
@@ -61,7 +70,7 @@ async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteS
 export async function measureRead(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<KindResult> {
   const { next, pairMs, total } = await warmUp(meter, scenario, settings)
   const reps = Math.max(settings.minReads, Math.min(settings.maxReads, Math.floor(settings.readBudgetMs / pairMs)))
-  const pair = await measurePair(meter, scenario.app, scenario.floor, next, next + reps)
+  const pair = await measurePair(meter, scenario.app, floorOf(scenario), next, next + reps)
   return {
     kind: scenario.kind, label: scenario.label, write: false, app: summarize(pair.app), floor: summarize(pair.floor),
     ...(total === undefined ? {} : { total }),
@@ -74,7 +83,7 @@ export async function measureWrites(meter: CapacityMeter, { scenarios, cleanUp }
   if (scenarios.length === 0) return []
   const results: KindResult[] = []
   for (const scenario of scenarios) {
-    const pair = await measurePair(meter, scenario.app, scenario.floor, 0, settings.warmUpPairs + settings.writeReps)
+    const pair = await measurePair(meter, scenario.app, floorOf(scenario), 0, settings.warmUpPairs + settings.writeReps)
     const kept = (samples: Sample<string>[]) => samples.slice(settings.warmUpPairs)
     results.push({ kind: scenario.kind, label: scenario.label, write: true, app: summarize(kept(pair.app)), floor: summarize(kept(pair.floor)) })
   }
