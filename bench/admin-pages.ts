@@ -76,7 +76,7 @@ export function adminPageScenarios(ctx: BenchContext): Scenario[] {
   return [
     { kind: 'admin-list', label: 'admin page: article list (GET /admin/content/articles, 10 rows x 3 locales)', write: false, ...page('/admin/content/articles', '<h1>Article</h1>') },
     { kind: 'admin-document', label: 'admin page: an article with its relations (GET /admin/content/articles/:documentId)', write: false, ...page(`/admin/content/articles/${documentId}`, 'name="r.author"') },
-    { kind: 'admin-locales', label: 'admin page: locales (GET /admin/locales; its API answer is the cached registry)', write: false, ...page('/admin/locales', '<h1>Locales</h1>') },
+    { kind: 'admin-locales', label: 'admin page: locales (GET /admin/locales; its API request reads the registry afresh)', write: false, ...page('/admin/locales', '<h1>Locales</h1>') },
     { kind: 'admin-tokens', label: 'admin page: API tokens (GET /admin/tokens)', write: false, ...page('/admin/tokens', '<h1>API tokens</h1>') },
   ]
 }
