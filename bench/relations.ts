@@ -8,7 +8,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { slotKeys } from '../lib/storage/items.js'
 import { indexedFields, slotKey } from '../lib/table.js'
-import { PAGE, samePage, send, type BenchContext, type Scenario, type SeededRelations } from './requests.js'
+import { PAGE, repeatedPageScenario, samePage, send, type BenchContext, type Scenario, type SeededRelations } from './requests.js'
 import { seedNamed } from './seed.js'
 import { article, types } from './types.js'
 
@@ -65,17 +65,8 @@ export function relationScenarios(ctx: BenchContext): Scenario[] {
 function populatedPageCache(ctx: BenchContext): Scenario {
   const locales = ['en', 'fr', 'de']
   const lists = [...locales.map((list) => ({ uid: article.uid, list })), ...['author', 'tag'].map((name) => ({ uid: typeNamed(name).uid, list: 'en' }))]
-  let cached = ''
-  return {
-    kind: 'populate-star-cached', label: 'list page 1, populate=*, repeated, page cache on', write: false,
-    prepare: async () => {
-      await send(ctx.cachedApp, 'GET', '/api/articles?populate=*', 200)
-      cached = await ctx.floor.populatedPage('en', PAGE, locales)
-    },
-    app: () => send(ctx.cachedApp, 'GET', '/api/articles?populate=*', 200),
-    floor: () => ctx.floor.cachedAcross(lists, async () => cached),
-    check: samePage(ctx.n),
-  }
+  return repeatedPageScenario(ctx, 'populate-star-cached', 'list page 1, populate=*, repeated, page cache on', '/api/articles?populate=*',
+    () => ctx.floor.populatedPage('en', PAGE, locales), (cached) => ctx.floor.cachedAcross(lists, cached))
 }
 
 /**

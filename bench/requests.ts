@@ -134,3 +134,21 @@ export function orders(locale: string) {
   const byPublishedDesc: Compare = (a, b) => (String(a.publishedAt) < String(b.publishedAt) ? 1 : String(a.publishedAt) > String(b.publishedAt) ? -1 : byId(a, b))
   return { byId, byTitle, byViewsDesc, byViewsDescThenTitle, byPublishedDesc }
 }
+
+/**
+ * A page repeated with the in-process page cache on: the app's validator read, then its cached
+ * page, against the floor's validator read (`validate`, given the page the floor read once, `read`).
+ */
+export function repeatedPageScenario(ctx: BenchContext, kind: string, label: string, path: string, read: () => Promise<string>, validate: (cached: () => Promise<string>) => Promise<string>): Scenario {
+  let cached = ''
+  return {
+    kind, label, write: false,
+    prepare: async () => {
+      await send(ctx.cachedApp, 'GET', path, 200)
+      cached = await read()
+    },
+    app: () => send(ctx.cachedApp, 'GET', path, 200),
+    floor: () => validate(async () => cached),
+    check: samePage(ctx.n),
+  }
+}

@@ -5,7 +5,7 @@
 import type { Attributes } from '../lib/body.js'
 import { newDocumentId } from '../lib/storage/documents.js'
 import { slotOf, type Compare } from './floor.js'
-import { idsOf, orders, PAGE, request, samePage, send, type BenchContext, type Scenario } from './requests.js'
+import { idsOf, orders, PAGE, repeatedPageScenario, request, samePage, send, type BenchContext, type Scenario } from './requests.js'
 import { localizedAttributes, random, sharedAttributes } from './seed.js'
 
 const sameDocument = (appText: string, floorText: string) => {
@@ -103,17 +103,8 @@ export function readScenarios(ctx: BenchContext): Scenario[] {
 
 /** The default page repeated with the in-process page cache on: the validator read, then the cached page. */
 function pageCacheScenario(ctx: BenchContext): Scenario {
-  let cached = ''
-  return {
-    kind: 'list-page-cache', label: 'list page 1, default sort, repeated, page cache on', write: false,
-    prepare: async () => {
-      await send(ctx.cachedApp, 'GET', '/api/articles', 200)
-      cached = await ctx.floor.firstPage('en', PAGE, true)
-    },
-    app: () => send(ctx.cachedApp, 'GET', '/api/articles', 200),
-    floor: () => ctx.floor.cachedPage('en', async () => cached),
-    check: samePage(ctx.n),
-  }
+  return repeatedPageScenario(ctx, 'list-page-cache', 'list page 1, default sort, repeated, page cache on', '/api/articles',
+    () => ctx.floor.firstPage('en', PAGE, true), (cached) => ctx.floor.cachedPage('en', cached))
 }
 
 /**
