@@ -12,8 +12,18 @@ interface Row {
   readonly actions: ReadonlyMap<string, string>
 }
 
-/** The matrix's rows and columns for `types`: each cell maps a column to an action name. */
+/** Layouts made, by the types they were made for (the process's: fixed at start). */
+const layouts = new WeakMap<readonly ContentType[], { rows: Row[]; columns: string[] }>()
+
+/** The matrix's rows and columns for `types` (made once per list of types). */
 function layout(types: readonly ContentType[]): { rows: Row[]; columns: string[] } {
+  let made = layouts.get(types)
+  if (made === undefined) layouts.set(types, (made = makeLayout(types)))
+  return made
+}
+
+/** The matrix's rows and columns for `types`: each cell maps a column to an action name. */
+function makeLayout(types: readonly ContentType[]): { rows: Row[]; columns: string[] } {
   const known = allActions(types)
   const columns: string[] = []
   const rows: Row[] = types.map((type) => {
