@@ -89,7 +89,7 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return Object.assign((versions: readonly Version[], locale: string) => populate(context, type, versions, checked, locale === WILDCARD ? undefined : locale), { tree: checked })
   }
   type Populator = NonNullable<ReturnType<typeof populatorOf>>
-  /** Populates nothing, but answers as populated answers do (ETag of the body): a filter through relations. */
+  /** Populates nothing, but answers as a populated get one does (ETag of the body): a get one filtered through relations. */
   const bodyTagged: Populator = Object.assign(() => Promise.resolve(new Map()), { tree: new Map() })
 
   /** What `who` may read through relations in `status` (populate, filters). */
@@ -102,7 +102,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
     return resolveRelations(scope, type, filter, await ownListsOf(scope, type))
   }
 
-  /** An answer with populated relations: its ETag is its body's (the targets' changes move it), a 304 when it matches. */
+  /**
+   * A get one with populated relations (or filtered through them; `locale=*` without `version`): its
+   * ETag is its body's (the targets' changes move it), a 304 when it matches. Lists through relations
+   * are validated by revisions instead (relations/dependencies.ts).
+   */
   const populatedAnswer = (c: Context, text: string, version?: Version) => {
     const tag = version === undefined ? listTag({ body: text }, 0) : populatedTagOf(version, text)
     const locale = version?.locale
