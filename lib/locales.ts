@@ -16,11 +16,11 @@ const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/
 export const WILDCARD = '*'
 
 /**
- * Most locales a deployment registers: a document's versions must fit in one transaction
- * (DynamoDB takes 100 items; deleting every version writes a version, its served copy and both
- * lists' counts per locale, plus the head and the locale check).
+ * Most locales a deployment registers (behaviour.md §8: at least 100). A write wider than one
+ * DynamoDB transaction commits in parts (lib/storage/wide/), so this bounds what one request may
+ * read at most instead: `locale=*` reads every locale's list, an admin page lists every locale.
  */
-export const MAX_LOCALES = 24
+export const MAX_LOCALES = 200
 
 /** True when `code` is shaped like a locale code we accept for registration. */
 export function isLocaleCode(code: string): boolean {
@@ -143,7 +143,7 @@ export class LocaleService implements LocaleGuards {
       // A registry stored before registration items existed (an upgraded table): store it again,
       // which writes them. Only the admin function may (the reindex does it first); elsewhere a 503.
       try {
-        registry = await this.save(registry, { ...registry })
+        registry = await this.save(registry, { ...registry }, [], true)
       } catch (error) {
         if (!(error instanceof RegistryChanged)) throw serviceUnavailable()
         registry = await this.registry(true)
@@ -296,7 +296,7 @@ export class LocaleService implements LocaleGuards {
    * chains fail their locale check and re-plan) and the changed locales' served lists are no
    * longer ready until the reindex rebuilds them.
    */
-  private async save(previous: LocaleRegistry, next: Omit<LocaleRegistry, 'rev'>, unusedBy?: readonly { uid: string; code: string }[]): Promise<LocaleRegistry> {
+  private async save(previous: LocaleRegistry, next: Omit<LocaleRegistry, 'rev'>, unusedBy?: readonly { uid: string; code: string }[], rewriteItems = false): Promise<LocaleRegistry> {
     // The first registry save of a table comes before its first document: record then that its
     // (empty) indexes are complete, which later, with documents counted, could not be told.
     await this.indexTrusted()
@@ -304,7 +304,7 @@ export class LocaleService implements LocaleGuards {
     const after = chainsOf(next.locales)
     const changed = !sameChains(before, after)
     const stillReady = next.servedReady.filter((code) => after.has(code) && before.get(code)?.join() === after.get(code)?.join())
-    const registry = await this.store.putLocales(previous, changed ? { ...next, epoch: next.epoch + 1, servedReady: stillReady } : next, unusedBy)
+    const registry = await this.store.putLocales(previous, changed ? { ...next, epoch: next.epoch + 1, servedReady: stillReady } : next, unusedBy, rewriteItems)
     this.cached = { registry, until: this.clock() + this.ttlMs }
     return registry
   }

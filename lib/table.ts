@@ -26,6 +26,18 @@ export const ATTR = {
    * list and its publication state, see PUBLICATION_STATES). Own versions only, not served copies.
    */
   publication: 'ps',
+  /**
+   * On a version or served copy that a wide write (lib/storage/wide/) will rewrite after its
+   * commit: the id of that change. Readers overlay what the change set once the document's head
+   * names it (it committed); until then, or when it never does, the item reads as stored.
+   */
+  pending: 'pend',
+  /** On a marked item: for a served copy, the locale whose version it will hold once its change commits; '' when the item goes. */
+  nextSource: 'nsrc',
+  /** On a marked served copy the change creates: no copy exists until the change commits (no index keys either). */
+  placeholder: 'ph',
+  /** On a document's head: the wide change committed there and not yet applied to every item (lib/storage/wide/). */
+  change: 'chg',
 } as const
 
 /** A version's status (content-model.md §15); types without draft & publish have published versions only. */

@@ -127,9 +127,9 @@ const BATCH_ATTEMPTS = 6
 
 /**
  * Every item of `keys` that exists, in chunks of 100 (read in parallel), retrying unprocessed keys
- * with backoff; `projection` names the attributes wanted.
+ * with backoff; `projection` names the attributes wanted, `consistent` asks for strongly consistent reads.
  */
-export async function batchGetItems(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }): Promise<Item[]> {
+export async function batchGetItems(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }, consistent = false): Promise<Item[]> {
   const chunks: Item[][] = []
   for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE))
   const read = async (chunk: Item[]) => {
@@ -139,7 +139,7 @@ export async function batchGetItems(db: DynamoDBDocumentClient, tableName: strin
       // Keys left unprocessed attempt after attempt mean DynamoDB is throttling: a 503, not a hang.
       if (attempt >= BATCH_ATTEMPTS) throw serviceUnavailable()
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)))
-      const request = { [tableName]: { Keys: pending, ...projection } }
+      const request = { [tableName]: { Keys: pending, ...projection, ...(consistent ? { ConsistentRead: true } : {}) } }
       const result = await guarded(() => db.send(new BatchGetCommand({ RequestItems: request })))
       items.push(...(result.Responses?.[tableName] ?? []))
       pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Item[]

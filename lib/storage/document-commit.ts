@@ -12,10 +12,11 @@ import type { ContentType } from '../content-types.js'
 import { ApiError, badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
 import { ATTR, META } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
-import { countUpdates, planChanges, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
+import { countUpdates, listDeltas, planChanges, planSteps, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
 import { claimedAttribute, claimWrites } from './unique.js'
 import { LinkIndex, linkChanges, type LinkKey } from './links.js'
+import { changeFits, finishChange, markItems, MAX_TRANSACTION_BYTES, MAX_TRANSACTION_ITEMS, planWide, unmark, wideHeadMove, type WidePlan } from './wide/commit.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
@@ -57,11 +58,10 @@ export interface Pending {
 /** Attempts of one batch before a 503: each lost race re-reads the documents and re-applies every change. */
 const WRITE_ATTEMPTS = 10
 
-/** DynamoDB takes at most 4 MB in a transaction; JSON text overstates DynamoDB's sizes a little, which is the safe side. */
-const MAX_TRANSACTION_BYTES = 4_000_000
-
-/** DynamoDB takes at most 100 items in a transaction. */
-const MAX_TRANSACTION_ITEMS = 100
+/** True when `items` fit one DynamoDB transaction (100 items, 4 MB). */
+function fitsOneTransaction(items: readonly TransactItem[]): boolean {
+  return items.length <= MAX_TRANSACTION_ITEMS && Buffer.byteLength(JSON.stringify(items)) <= MAX_TRANSACTION_BYTES
+}
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
@@ -116,7 +116,7 @@ export class DocumentCommitter {
     let guard = await this.guards.current()
     const refused = new Map<Pending, unknown>() // changes whose locale was unregistered meanwhile (400)
     for (let attempt = 1; ; attempt++) {
-      await Promise.all(groups.map(async (group) => void (group.state ??= await this.read(type, group.documentId))))
+      await Promise.all(groups.map(async (group) => void (group.state ??= await this.readFinished(type, group.documentId, guard))))
       const now = this.now()
       const outcomes = new Map<Pending, Outcome>([...refused].map(([pending, error]) => [pending, { ok: false, error }]))
       const heads: TransactItem[] = []
@@ -126,10 +126,12 @@ export class DocumentCommitter {
       const lists = new Map<string, number>()
       // The index of links by target (links.ts): what the batch adds is recorded before it commits, what it removes after.
       const linked: { revision: number; created: boolean; added: LinkKey[]; removed: LinkKey[] }[] = []
+      let after: readonly Version[] = [] // the versions of the last group that writes (the one group of a wide write)
       for (const group of groups) {
         const state = group.state!
         const live = group.changes.filter((pending) => !refused.has(pending))
         const versions = applyAll(state, live, now, outcomes)
+        after = versions
         const plan = planChanges(type, this.tableName, state, versions, guard.chains, live.some((pending) => pending.rewrite))
         if (plan.items.length === 0 && plan.lists.size === 0) continue
         heads.push(this.headMove(type, state))
@@ -141,20 +143,36 @@ export class DocumentCommitter {
       }
       const written = [...new Set(groups.flatMap((group) => group.changes).filter((pending) => outcomes.get(pending)?.ok === true).map((pending) => pending.guardLocale))]
       const checks = written.map((locale) => this.localeCheck(locale, guard))
-      const items = [...heads, ...checks, ...extras, ...changed, ...countUpdates(type, this.tableName, lists, now)]
+      let items = [...heads, ...checks, ...extras, ...changed, ...countUpdates(type, this.tableName, lists, now)]
       const writes = changed.length + lists.size > 0
       if (writes && groups.length > 1 && !distinctKeys(items)) throw new GuardFailed()
-      if (writes) {
+      let wide: WidePlan | undefined
+      if (writes && !fitsOneTransaction(items)) {
+        // One change too large for a transaction commits in parts (wide/commit.ts); several go one by one.
+        if (groups.flatMap((group) => group.changes).length > 1) throw new TooLarge(transactionTooLarge(items.length))
+        const state = headed[0]!.state!
+        wide = planWide(type, state, after, planSteps(type, this.tableName, state, after, guard.chains), now)
+        items = [wideHeadMove(this.tableName, type, state, wide.change), ...checks, ...extras, ...wide.now.map((step) => step.item), ...countUpdates(type, this.tableName, listDeltas(wide.now), now)]
         if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(transactionTooLarge(items.length))
-        // DynamoDB refuses a transaction over 4 MB (a 500 otherwise): a non-localized change to many large versions.
-        if (Buffer.byteLength(JSON.stringify(items)) > MAX_TRANSACTION_BYTES) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))
+        // DynamoDB refuses a transaction over 4 MB (a 500 otherwise).
+        if (!fitsOneTransaction(items) || !changeFits(wide.change)) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))
       }
       let lostToCommit = false
       try {
         if (writes) {
           await Promise.all(linked.map(({ revision, created, added }) => (created ? this.links.addNew(added, revision) : this.links.add(added, revision))))
-          await transactWrite(this.db, { TransactItems: items }, 1)
+          if (wide !== undefined && !(await markItems(this.db, this.tableName, type, wide))) throw new TransactionConflict()
+          try {
+            await transactWrite(this.db, { TransactItems: items }, 1)
+          } catch (error) {
+            // Lost: this change can never commit, its marks go (placeholders with them).
+            if (wide !== undefined) await unmark(this.db, this.tableName, headed[0]!.documentId, wide.later.map((step) => [step.key.locale, wide!.change.id] as const))
+            throw error
+          }
           await Promise.all(linked.map(({ revision, removed }) => this.links.remove(removed, revision)))
+          // Committed: what follows tidies up. Readers already see the whole change, and whatever
+          // is left undone (a failure, a crash) the next write to the document finishes first.
+          await this.tidy(type, headed, wide, guard, now).catch(() => undefined)
         }
         return outcomes
       } catch (error) {
@@ -185,6 +203,37 @@ export class DocumentCommitter {
       // flight backs off (jittered, growing).
       await new Promise((resolve) => setTimeout(resolve, lostToCommit ? randomInt(0, 5) : randomInt(5, 15 * 2 ** Math.min(attempt, 5))))
     }
+  }
+
+  /**
+   * A document read for a write: a wide change left open on it (its writer still applying it, or
+   * dead) is finished first, so a write always starts from a document whose items all hold.
+   */
+  private async readFinished(type: ContentType, documentId: string, guard: LocaleGuard): Promise<DocumentState> {
+    let state = await this.read(type, documentId)
+    for (let round = 0; state.wide?.change !== undefined && state.wide.change.done !== true; round++) {
+      if (round >= 3) throw serviceUnavailable()
+      await this.finish(type, documentId, guard, this.now())
+      state = await this.read(type, documentId)
+    }
+    return state
+  }
+
+  /**
+   * After a commit: removes the marks of changes that lost or died before committing (this commit
+   * moved the head past them), then applies this write's own wide change, if any.
+   */
+  private async tidy(type: ContentType, headed: readonly Group[], wide: WidePlan | undefined, guard: LocaleGuard, now: string): Promise<void> {
+    await Promise.all(headed.map((group) => {
+      const stale = [...(group.state!.wide?.marks ?? [])].filter(([, id]) => id !== group.state!.wide?.change?.id)
+      return stale.length === 0 ? undefined : unmark(this.db, this.tableName, group.documentId, stale)
+    }))
+    if (wide !== undefined) await this.finish(type, headed[0]!.documentId, guard, now)
+  }
+
+  /** Applies the wide change open on a document (wide/commit.ts, step 3). */
+  private finish(type: ContentType, documentId: string, guard: LocaleGuard, now: string): Promise<void> {
+    return finishChange(this.db, this.tableName, type, () => this.read(type, documentId), guard.chains, now)
   }
 
   private headMove(type: ContentType, state: DocumentState): TransactItem {

@@ -7,6 +7,7 @@ import type { ContentType } from '../content-types.js'
 import { conflict } from '../errors.js'
 import { ATTR, listKey, parseList, publicationList, servedList, versionList, type PublicationState, type Status } from '../table.js'
 import { countKey, listOf, servedKey, versionKey, versionToItem, type Version } from './items.js'
+import type { WideChange } from './wide/overlay.js'
 
 /** A document as read: its head revision, its versions and the versions its served copies copy. */
 export interface DocumentState {
@@ -22,6 +23,12 @@ export interface DocumentState {
   readonly served: ReadonlyMap<string, { readonly source: string; readonly id: number; readonly rev: number }>
   /** Draft & publish types: the publication state each version was stored with, by its list (none before the upgrade). */
   readonly states: ReadonlyMap<string, PublicationState>
+  /**
+   * Present when items of the document are marked by a wide write (lib/storage/wide/): the change
+   * its head holds (`done` once applied everywhere), the document as stored (marked items as they
+   * are; the fields above show it as readers see it), and the mark of each marked item by sort key.
+   */
+  readonly wide?: { readonly change: WideChange | undefined; readonly stored: DocumentState; readonly marks: ReadonlyMap<string, string> }
 }
 
 /** A document that has no item yet. */
@@ -101,64 +108,85 @@ export function countUpdates(type: ContentType, tableName: string, lists: Readon
  * holding the changes of several documents updates each count item once.
  */
 export function planChanges(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, rewrite = false): { items: TransactItem[]; lists: Map<string, number> } {
-  const items: TransactItem[] = []
+  const steps = planSteps(type, tableName, state, next, chains, rewrite)
+  return { items: steps.map((step) => step.item), lists: listDeltas(steps) }
+}
+
+/** The count moves of `steps`, by list. */
+export function listDeltas(steps: readonly Step[]): Map<string, number> {
   const lists = new Map<string, number>()
-  const touch = (list: string, delta: number) => lists.set(list, (lists.get(list) ?? 0) + delta)
+  for (const step of steps) for (const [list, delta] of step.lists) lists.set(list, (lists.get(list) ?? 0) + delta)
+  return lists
+}
+
+/**
+ * One item a write puts, updates or deletes, with the count moves it makes (list → delta) and
+ * what it is: a version put whole (`old` undefined for a new one), a version whose publication
+ * state key alone moves, a version deleted, or a served copy (holding `source`'s version
+ * afterwards, `''` when it goes; `created` when the document had none).
+ */
+export type Step = { readonly item: TransactItem; readonly key: { readonly documentId: string; readonly locale: string }; readonly lists: readonly (readonly [string, number])[] } & (
+  | { readonly kind: 'version'; readonly old: Version | undefined; readonly next: Version }
+  | { readonly kind: 'state'; readonly old: Version }
+  | { readonly kind: 'delete'; readonly old: Version }
+  | { readonly kind: 'copy'; readonly source: string; readonly created: boolean }
+)
+
+/** planChanges, item by item (what a write too large for one transaction commits in parts). */
+export function planSteps(type: ContentType, tableName: string, state: DocumentState, next: readonly Version[], chains: Chains, rewrite = false): Step[] {
+  const steps: Step[] = []
   const before = new Map(state.versions.map((version) => [listOf(version), version]))
   const after = new Map(next.map((version) => [listOf(version), version]))
+  // A state partition's count moves when a version enters or leaves it; changes within it move
+  // the list's revision, which publicationFilter's validator reads too.
+  const moves = (list: string, was: PublicationState | undefined, is: PublicationState | undefined): [string, number][] =>
+    was === is ? [] : [...(was === undefined ? [] : [[publicationList(list, was), -1] as [string, number]]), ...(is === undefined ? [] : [[publicationList(list, is), 1] as [string, number]])]
   for (const [list, version] of after) {
     const old = before.get(list)
     const was = old === undefined ? undefined : state.states.get(list)
     const is = type.draftAndPublish ? publicationState(next, version) : undefined
     if (same(old, version) && was === is && !rewrite) continue
-    if (same(old, version) && was !== undefined && is !== undefined && !rewrite) {
+    const key = versionKey(version.documentId, version.locale, version.status)
+    if (old !== undefined && same(old, version) && was !== undefined && is !== undefined && !rewrite) {
       // Only the publication state moved (the other status changed): the state key alone, which
       // writes `byPublication` but none of the slot indexes a whole put would rewrite.
       // The list itself shows nothing new: only the two state partitions move.
-      items.push({ Update: { TableName: tableName, Key: versionKey(version.documentId, version.locale, version.status), UpdateExpression: 'SET #ps = :ps', ExpressionAttributeNames: { '#ps': ATTR.publication }, ExpressionAttributeValues: { ':ps': listKey(type.uid, publicationList(list, is)) } } })
+      steps.push({ kind: 'state', old, key, lists: moves(list, was, is), item: { Update: { TableName: tableName, Key: key, UpdateExpression: 'SET #ps = :ps', ExpressionAttributeNames: { '#ps': ATTR.publication }, ExpressionAttributeValues: { ':ps': listKey(type.uid, publicationList(list, is)) } } } })
     } else {
-      items.push({ Put: { TableName: tableName, Item: versionToItem(type, version, undefined, is) } })
-      touch(list, old === undefined ? 1 : 0)
-    }
-    // A state partition's count moves when a version enters or leaves it; changes within it move
-    // the list's revision, which publicationFilter's validator reads too.
-    if (was !== is) {
-      if (was !== undefined) touch(publicationList(list, was), -1)
-      if (is !== undefined) touch(publicationList(list, is), 1)
+      steps.push({ kind: 'version', old, next: version, key, lists: [[list, old === undefined ? 1 : 0], ...moves(list, was, is)], item: { Put: { TableName: tableName, Item: versionToItem(type, version, undefined, is) } } })
     }
   }
   for (const [list, old] of before) {
     if (after.has(list)) continue
-    items.push({ Delete: { TableName: tableName, Key: versionKey(old.documentId, old.locale, old.status) } })
-    touch(list, -1)
-    const was = state.states.get(list)
-    if (was !== undefined) touch(publicationList(list, was), -1)
+    const key = versionKey(old.documentId, old.locale, old.status)
+    steps.push({ kind: 'delete', old, key, lists: [[list, -1], ...moves(list, state.states.get(list), undefined)], item: { Delete: { TableName: tableName, Key: key } } })
+  }
+  const copy = (locale: string, status: Status, served: Version | undefined, created: boolean): Step => {
+    const key = servedKey(state.documentId, locale, status)
+    const list = servedList(versionList(locale, status))
+    if (served === undefined) return { kind: 'copy', source: '', created, key, lists: [[list, -1]], item: { Delete: { TableName: tableName, Key: key } } }
+    return { kind: 'copy', source: served.locale, created, key, lists: [[list, created ? 1 : 0]], item: { Put: { TableName: tableName, Item: versionToItem(type, served, locale) } } }
   }
   for (const status of statusesOf(type)) {
     const own = next.filter((version) => version.status === status)
     for (const [locale, chain] of chains) {
-      const list = versionList(locale, status)
-      const copied = state.served.get(list)
+      const copied = state.served.get(versionList(locale, status))
       const served = servedVersion(own, chain)
       if (served === undefined) {
-        if (copied === undefined) continue
-        items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale, status) } })
-        touch(servedList(list), -1)
+        if (copied !== undefined) steps.push(copy(locale, status, undefined, false))
         continue
       }
       if (!rewrite && copied !== undefined && copied.source === served.locale && copied.id === served.id && copied.rev === served.rev) continue
-      items.push({ Put: { TableName: tableName, Item: versionToItem(type, served, locale) } })
-      touch(servedList(list), copied === undefined ? 1 : 0)
+      steps.push(copy(locale, status, served, copied === undefined))
     }
   }
   // Copies kept for a locale that no longer has a chain (its fallback removed, or it was deleted).
   for (const list of state.served.keys()) {
     const { locale, status } = parseList(list)
     if (chains.has(locale) && statusesOf(type).includes(status)) continue
-    items.push({ Delete: { TableName: tableName, Key: servedKey(state.documentId, locale, status) } })
-    touch(servedList(list), -1)
+    steps.push(copy(locale, status, undefined, false))
   }
-  return { items, lists }
+  return steps
 }
 
 /** Moves a list's count by `delta` and its revision on; `at` records when, for cache settling. */

@@ -15,6 +15,7 @@ import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pe
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
 import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { claimKey, uniqueAttributes } from './unique.js'
+import { changeOf, resolveItems, settlePending } from './wide/overlay.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -51,6 +52,18 @@ interface IdWaiter {
 interface Created {
   readonly documentId: string
   readonly pending: Pending
+}
+
+/** A document's state from its items (head, versions, served copies) of `type`; copies not yet created (placeholders) left out. */
+function documentState(type: ContentType, documentId: string, head: Record<string, unknown> | undefined, items: readonly Record<string, unknown>[]): DocumentState {
+  const own = items.filter((item) => item.locale !== HEAD && !String(item.locale).startsWith('~'))
+  const versions = own.map((item) => itemToVersion(type, item))
+  const served = new Map(items.filter((item) => String(item.locale).startsWith('~') && item[ATTR.placeholder] !== true).map((item) => [
+    String(item.locale).slice(1), { source: String(item[ATTR.source]), id: Number(item[ATTR.id]), rev: Number(item[ATTR.revision]) },
+  ]))
+  // `ps` ends with the state letter (`<uid>#<list>#<state>`); versions stored before draft & publish have none.
+  const states = new Map(own.filter((item) => typeof item[ATTR.publication] === 'string').map((item) => [String(item.locale), String(item[ATTR.publication]).slice(-1) as PublicationState]))
+  return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served, states }
 }
 
 export class DocumentStore {
@@ -101,7 +114,7 @@ export class DocumentStore {
         const types = [...new Set(batch.map((entry) => entry.type))]
         const extra = types.slice(1).flatMap((type) => [...Object.keys(type.attributes), ...ownedRelations(type)])
         const keys = [...new Map(batch.flatMap((entry) => entry.keys).map((key) => [`${key.documentId} ${key.locale}`, key])).values()]
-        const items = await batchGetItems(this.db, this.tableName, keys, versionProjection(types[0] as ContentType, extra))
+        const items = await settlePending(this.db, this.tableName, await batchGetItems(this.db, this.tableName, keys, versionProjection(types[0] as ContentType, extra)))
         const byKey = new Map(items.map((item) => [`${String(item.documentId)} ${String(item.locale)}`, item]))
         for (const entry of batch) {
           entry.resolve(entry.keys.flatMap((key) => {
@@ -129,7 +142,8 @@ export class DocumentStore {
    * what is sent and decoded, keep it (lists/reader.ts).
    */
   private async getItem(type: ContentType, Key: Record<string, string>): Promise<Version | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })))
+    const { Item: stored } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })))
+    const [Item] = stored === undefined ? [] : await settlePending(this.db, this.tableName, [stored])
     return Item !== undefined && Item[ATTR.contentType] === type.uid ? itemToVersion(type, Item) : undefined
   }
 
@@ -154,14 +168,16 @@ export class DocumentStore {
     } while (start !== undefined)
     const mine = items.filter((item) => item[ATTR.contentType] === type.uid)
     const head = mine.find((item) => item.locale === HEAD)
-    const own = mine.filter((item) => item.locale !== HEAD && !String(item.locale).startsWith('~'))
-    const versions = own.map((item) => itemToVersion(type, item))
-    const served = new Map(mine.filter((item) => String(item.locale).startsWith('~')).map((item) => [
-      String(item.locale).slice(1), { source: String(item[ATTR.source]), id: Number(item[ATTR.id]), rev: Number(item[ATTR.revision]) },
-    ]))
-    // `ps` ends with the state letter (`<uid>#<list>#<state>`); versions stored before draft & publish have none.
-    const states = new Map(own.filter((item) => typeof item[ATTR.publication] === 'string').map((item) => [String(item.locale), String(item[ATTR.publication]).slice(-1) as PublicationState]))
-    return { documentId, headRev: head === undefined ? undefined : Number(head[ATTR.revision]), versions: versions.sort((a, b) => a.id - b.id), served, states }
+    const marked = mine.filter((item) => item[ATTR.pending] !== undefined)
+    const change = changeOf(head)
+    if (marked.length === 0 && change === undefined) return documentState(type, documentId, head, mine)
+    // A wide write's marks: the document as readers see it (its head is in the same read), and as stored.
+    const byKey = new Map(mine.map((item) => [String(item.locale), item]))
+    const resolved = resolveItems(mine, () => change, (key) => byKey.get(key.locale))
+    return {
+      ...documentState(type, documentId, head, resolved),
+      wide: { change, stored: documentState(type, documentId, head, mine), marks: new Map(marked.map((item) => [String(item.locale), String(item[ATTR.pending])])) },
+    }
   }
 
   /**

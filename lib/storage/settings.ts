@@ -18,6 +18,9 @@ export interface LocaleEntry {
   readonly fallback: string | null
 }
 
+/** Items in one DynamoDB transaction. */
+const TRANSACTION_ITEMS = 100
+
 export interface LocaleRegistry {
   readonly locales: readonly LocaleEntry[]
   /** Revision of the stored item; 0 when nothing is stored yet (the built-in default). */
@@ -71,31 +74,39 @@ export class SettingsStore {
   /**
    * Replaces the registry if it is still at `previous.rev` (409 otherwise). `unusedBy` lists
    * count-item locales (`uid`, `code`) that must hold no versions, checked in the same transaction.
+   * The registration item of each locale added (or, with `rewriteItems`, of every locale) is put,
+   * and of each locale removed deleted; when the fallback epoch moves, every item takes it. Past
+   * what one transaction holds with the registry, the rest follow in transactions of their own:
+   * a write planned with the old epoch in a locale not yet moved may still commit until then,
+   * before this call returns (so before a reindex the caller runs); a crash between them leaves
+   * items a write's failed check finds and has stored again (LocaleRegistryStore.refresh).
    */
-  async putLocales(previous: LocaleRegistry, registry: Omit<LocaleRegistry, 'rev'>, unusedBy: readonly { uid: string; code: string }[] = []): Promise<LocaleRegistry> {
+  async putLocales(previous: LocaleRegistry, registry: Omit<LocaleRegistry, 'rev'>, unusedBy: readonly { uid: string; code: string }[] = [], rewriteItems = false): Promise<LocaleRegistry> {
     const next = { ...LOCALES_KEY, ...registry, rev: previous.rev + 1 }
     const codes = new Set(registry.locales.map((locale) => locale.code))
+    const before = new Set(previous.locales.map((locale) => locale.code))
     const removed = previous.locales.filter((locale) => !codes.has(locale.code))
+    const moved = rewriteItems || previous.rev === 0 || registry.epoch !== previous.epoch ? registry.locales : registry.locales.filter((locale) => !before.has(locale.code))
     const registryCondition = previous.rev === 0
       ? { ConditionExpression: 'attribute_not_exists(documentId)' }
       : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': previous.rev } }
+    // Each registered locale's item carries the epoch every write checks; a removed one's goes.
+    const items = moved.map((locale) => ({ Put: { TableName: this.tableName, Item: { documentId: META.locale, locale: locale.code, epoch: registry.epoch } } }))
+    const first = [
+      { Put: { TableName: this.tableName, Item: next, ...registryCondition } },
+      ...removed.map((locale) => ({ Delete: { TableName: this.tableName, Key: { documentId: META.locale, locale: locale.code } } })),
+      ...unusedBy.map(({ uid, code }) => ({
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: countKey(uid, code),
+          ConditionExpression: 'attribute_not_exists(n) OR n = :zero',
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      })),
+    ]
+    const room = Math.max(0, TRANSACTION_ITEMS - first.length)
     try {
-      await transactWrite(this.db, {
-        TransactItems: [
-          { Put: { TableName: this.tableName, Item: next, ...registryCondition } },
-          // Each registered locale's item carries the epoch every write checks; a removed one's goes.
-          ...registry.locales.map((locale) => ({ Put: { TableName: this.tableName, Item: { documentId: META.locale, locale: locale.code, epoch: registry.epoch } } })),
-          ...removed.map((locale) => ({ Delete: { TableName: this.tableName, Key: { documentId: META.locale, locale: locale.code } } })),
-          ...unusedBy.map(({ uid, code }) => ({
-            ConditionCheck: {
-              TableName: this.tableName,
-              Key: countKey(uid, code),
-              ConditionExpression: 'attribute_not_exists(n) OR n = :zero',
-              ExpressionAttributeValues: { ':zero': 0 },
-            },
-          })),
-        ],
-      })
+      await transactWrite(this.db, { TransactItems: [...first, ...items.slice(0, room)] })
     } catch (error) {
       if (error instanceof ConditionFailed) {
         if (error.failedAt(0)) throw new RegistryChanged()
@@ -103,9 +114,9 @@ export class SettingsStore {
       }
       throw error
     }
+    for (let i = room; i < items.length; i += TRANSACTION_ITEMS) await transactWrite(this.db, { TransactItems: items.slice(i, i + TRANSACTION_ITEMS) })
     return { ...registry, rev: next.rev }
   }
-
 
   /**
    * The key version the slot indexes were last completely written with (by a reindex pass), and

@@ -19,6 +19,7 @@ import { batchGetItems, guarded } from '../client.js'
 import { DOCUMENT_ID } from '../documents.js'
 import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
+import { settlePending } from '../wide/overlay.js'
 import { planFilter, type KeyRange } from './plan.js'
 import { ListMarks, type Mark } from './marks.js'
 import { headOf, settled, Validator, withDependencies, type ListHead, type TypeList } from './validator.js'
@@ -373,7 +374,9 @@ export class ListReader {
       start = page.LastEvaluatedKey
       if (start === undefined) break
     }
-    return exact === true ? items.slice(0, want) : items
+    // Whole documents (an index projecting everything) may carry a wide write's marks: resolved here.
+    const read = exact === true ? items.slice(0, want) : items
+    return slot === undefined ? settlePending(this.db, this.tableName, read) : read
   }
 
   private comparator(type: ContentType, sort: readonly SortEntry[], collation: string): (a: Entry, b: Entry) => number {
@@ -412,8 +415,8 @@ export class ListReader {
     return items
   }
 
-  private batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
-    return batchGetItems(this.db, this.tableName, keys, projection)
+  private async batchGet(keys: readonly Item[], projection?: Projection): Promise<Item[]> {
+    return settlePending(this.db, this.tableName, await batchGetItems(this.db, this.tableName, keys, projection))
   }
 
 }
