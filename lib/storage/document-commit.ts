@@ -151,7 +151,8 @@ export class DocumentCommitter {
         // One change too large for a transaction commits in parts (wide/commit.ts); several go one by one.
         if (groups.flatMap((group) => group.changes).length > 1) throw new TooLarge(transactionTooLarge(items.length))
         const state = headed[0]!.state!
-        wide = planWide(type, state, after, planSteps(type, this.tableName, state, after, guard.chains), now)
+        const rewrite = groups[0]!.changes.some((pending) => pending.rewrite)
+        wide = planWide(type, state, after, planSteps(type, this.tableName, state, after, guard.chains, rewrite), now, rewrite)
         items = [wideHeadMove(this.tableName, type, state, wide.change), ...checks, ...extras, ...wide.now.map((step) => step.item), ...countUpdates(type, this.tableName, listDeltas(wide.now), now)]
         if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(transactionTooLarge(items.length))
         // DynamoDB refuses a transaction over 4 MB (a 500 otherwise).

@@ -1,7 +1,8 @@
 // A writer process for the crash test (test/integration/crash.test.ts): the app on the test's
 // table, PUTting a new non-localized `views` through one locale after another until it is killed.
-// It prints `tx` just before each transaction is sent, so the test can kill it mid-write.
-// Run with tsx; reads DYNAMODB_ENDPOINT, TABLE_NAME, ADMIN_TOKEN, TOKEN_HASH_SECRET, API_KEY, DOCUMENT_ID, LOCALES.
+// It prints `tx` just before each transaction is sent (`w` before every write call, with
+// ANNOUNCE=writes), so the test can kill it mid-write.
+// Run with tsx; reads DYNAMODB_ENDPOINT, TABLE_NAME, ADMIN_TOKEN, TOKEN_HASH_SECRET, API_KEY, DOCUMENT_ID, LOCALES, ANNOUNCE.
 import { parseConfig } from '../../lib/config.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
@@ -17,8 +18,11 @@ const need = (name: string): string => {
 const endpoint = need('DYNAMODB_ENDPOINT')
 assertLoopback(endpoint)
 const db = createDocumentClient({ region: 'us-east-1', endpoint })
+// With ANNOUNCE=writes, `w` before every write call (a wide write's marks, commit and parts too).
+const WRITES = ['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']
+const announceWrites = process.env.ANNOUNCE === 'writes'
 db.middlewareStack.add((next: any, context: any) => async (args: any) => {
-  if (context.commandName === 'TransactWriteItemsCommand') process.stdout.write('tx\n')
+  if (announceWrites ? WRITES.includes(context.commandName) : context.commandName === 'TransactWriteItemsCommand') process.stdout.write(announceWrites ? 'w\n' : 'tx\n')
   return next(args)
 }, { step: 'initialize', name: 'announce' })
 const adminToken = need('ADMIN_TOKEN')

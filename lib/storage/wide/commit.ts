@@ -55,11 +55,12 @@ export interface WidePlan {
  * its status over its old content (overlay.ts), a version whose publication state alone moves
  * (its status has no values in the change), and any served copy.
  */
-export function planWide(type: ContentType, state: DocumentState, next: readonly Version[], steps: readonly Step[], now: string): WidePlan {
-  const change: WideChange = { id: randomBytes(9).toString('base64url'), at: now, ...sharedValues(type, state.versions, next) }
+export function planWide(type: ContentType, state: DocumentState, next: readonly Version[], steps: readonly Step[], now: string, rewrite: boolean): WidePlan {
+  const change: WideChange = { id: randomBytes(9).toString('base64url'), at: now, ...sharedValues(type, state.versions, next), ...(rewrite ? { rewrite } : {}) }
   const deferred = (step: Step): boolean => {
     if (step.kind === 'copy') return true
-    if (step.kind === 'state') return !change.statuses.includes(step.old.status)
+    const unchanged = step.kind === 'state' || (step.kind === 'version' && step.next === step.old)
+    if (unchanged) return !change.statuses.includes(step.old!.status) // its content reads as it is: a state key moved, or the reindex's rewrite
     if (step.kind === 'version') return step.old !== undefined && takes(type, step.old, step.next, change)
     return true // a version deleted: it reads as gone once the change commits
   }
@@ -178,7 +179,7 @@ export async function finishChange(db: DynamoDBDocumentClient, tableName: string
     const change = state.wide?.change
     if (state.wide === undefined || change === undefined || change.done === true) return
     const { stored, marks } = state.wide
-    const steps = planSteps(type, tableName, stored, state.versions, chains).filter((step) => marks.get(step.key.locale) === change.id)
+    const steps = planSteps(type, tableName, stored, state.versions, chains, change.rewrite === true).filter((step) => marks.get(step.key.locale) === change.id)
     const covered = new Set(steps.map((step) => step.key.locale))
     const rest = [...marks].filter(([locale, id]) => id === change.id && !covered.has(locale))
     try {

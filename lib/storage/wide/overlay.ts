@@ -23,6 +23,8 @@ export interface WideChange {
    */
   readonly statuses: readonly Status[]
   readonly values: Record<string, unknown>
+  /** The reindex's rewrite: every marked item is put again as it reads (with today's keys). */
+  readonly rewrite?: boolean
   /** Set once every marked item was rewritten; the head keeps the change for readers of items read before that. */
   readonly done?: boolean
 }
