@@ -28,12 +28,11 @@ export const ATTR = {
   publication: 'ps',
   /**
    * On a version or served copy that a wide write (lib/storage/wide/) will rewrite after its
-   * commit: the id of that change. Readers overlay what the change set once the document's head
-   * names it (it committed); until then, or when it never does, the item reads as stored.
+   * commit: the set of marks of the changes that mean to (`<id>`, `<id>:<locale>` on a copy: the
+   * version it will hold). Readers overlay what a change set once the document's head names it (it
+   * committed); until then, or when it never does, the item reads as stored.
    */
   pending: 'pend',
-  /** On a marked item: for a served copy, the locale whose version it will hold once its change commits; '' when the item goes. */
-  nextSource: 'nsrc',
   /** On a marked served copy the change creates: no copy exists until the change commits (no index keys either). */
   placeholder: 'ph',
   /** On a document's head: the wide change committed there and not yet applied to every item (lib/storage/wide/). */

@@ -16,7 +16,7 @@ import { countUpdates, listDeltas, planChanges, planSteps, type Chains, type Doc
 import { headKey, type Version } from './items.js'
 import { claimedAttribute, claimWrites } from './unique.js'
 import { LinkIndex, linkChanges, type LinkKey } from './links.js'
-import { changeFits, finishChange, markItems, MAX_TRANSACTION_BYTES, MAX_TRANSACTION_ITEMS, planWide, unmark, wideHeadMove, type WidePlan } from './wide/commit.js'
+import { changeFits, finishChange, markItems, MAX_TRANSACTION_BYTES, MAX_TRANSACTION_ITEMS, planWide, unmark, unmarkPlan, wideHeadMove, type WidePlan } from './wide/commit.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
@@ -167,7 +167,7 @@ export class DocumentCommitter {
             await transactWrite(this.db, { TransactItems: items }, 1)
           } catch (error) {
             // Lost: this change can never commit, its marks go (placeholders with them).
-            if (wide !== undefined) await unmark(this.db, this.tableName, headed[0]!.documentId, wide.later.map((step) => [step.key.locale, wide!.change.id] as const))
+            if (wide !== undefined) await unmarkPlan(this.db, this.tableName, headed[0]!.documentId, wide)
             throw error
           }
           await Promise.all(linked.map(({ revision, removed }) => this.links.remove(removed, revision)))
@@ -226,7 +226,10 @@ export class DocumentCommitter {
    */
   private async tidy(type: ContentType, headed: readonly Group[], wide: WidePlan | undefined, guard: LocaleGuard, now: string): Promise<void> {
     await Promise.all(headed.map((group) => {
-      const stale = [...(group.state!.wide?.marks ?? [])].filter(([, id]) => id !== group.state!.wide?.change?.id)
+      const current = group.state!.wide?.change?.id
+      // A placeholder holds no mark once all are gone: it goes too.
+      const stale = [...(group.state!.wide?.marks ?? [])].filter(([, marks]) => marks.length === 0 || marks.some((mark) => mark.id !== current))
+        .map(([locale, marks]) => [locale, marks.filter((mark) => mark.id !== current)] as const)
       return stale.length === 0 ? undefined : unmark(this.db, this.tableName, group.documentId, stale)
     }))
     if (wide !== undefined) await this.finish(type, headed[0]!.documentId, guard, now)

@@ -7,7 +7,7 @@ import type { ContentType } from '../content-types.js'
 import { conflict } from '../errors.js'
 import { ATTR, listKey, parseList, publicationList, servedList, versionList, type PublicationState, type Status } from '../table.js'
 import { countKey, listOf, servedKey, versionKey, versionToItem, type Version } from './items.js'
-import type { WideChange } from './wide/overlay.js'
+import type { Mark, WideChange } from './wide/overlay.js'
 
 /** A document as read: its head revision, its versions and the versions its served copies copy. */
 export interface DocumentState {
@@ -26,9 +26,10 @@ export interface DocumentState {
   /**
    * Present when items of the document are marked by a wide write (lib/storage/wide/): the change
    * its head holds (`done` once applied everywhere), the document as stored (marked items as they
-   * are; the fields above show it as readers see it), and the mark of each marked item by sort key.
+   * are; the fields above show it as readers see it), and the marks of each marked item by sort key
+   * (a placeholder whose marks are all gone holds none).
    */
-  readonly wide?: { readonly change: WideChange | undefined; readonly stored: DocumentState; readonly marks: ReadonlyMap<string, string> }
+  readonly wide?: { readonly change: WideChange | undefined; readonly stored: DocumentState; readonly marks: ReadonlyMap<string, readonly Mark[]> }
 }
 
 /** A document that has no item yet. */

@@ -15,7 +15,7 @@ import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pe
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
 import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { claimKey, uniqueAttributes } from './unique.js'
-import { changeOf, resolveItems, settlePending } from './wide/overlay.js'
+import { changeOf, marksOf, resolveItems, settlePending } from './wide/overlay.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -168,7 +168,7 @@ export class DocumentStore {
     } while (start !== undefined)
     const mine = items.filter((item) => item[ATTR.contentType] === type.uid)
     const head = mine.find((item) => item.locale === HEAD)
-    const marked = mine.filter((item) => item[ATTR.pending] !== undefined)
+    const marked = mine.filter((item) => item[ATTR.pending] !== undefined || item[ATTR.placeholder] === true)
     const change = changeOf(head)
     if (marked.length === 0 && change === undefined) return documentState(type, documentId, head, mine)
     // A wide write's marks: the document as readers see it (its head is in the same read), and as stored.
@@ -176,7 +176,7 @@ export class DocumentStore {
     const resolved = resolveItems(mine, () => change, (key) => byKey.get(key.locale))
     return {
       ...documentState(type, documentId, head, resolved),
-      wide: { change, stored: documentState(type, documentId, head, mine), marks: new Map(marked.map((item) => [String(item.locale), String(item[ATTR.pending])])) },
+      wide: { change, stored: documentState(type, documentId, head, mine), marks: new Map(marked.map((item) => [String(item.locale), marksOf(item)])) },
     }
   }
 

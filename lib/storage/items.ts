@@ -142,7 +142,7 @@ export function versionProjection(type: ContentType, extra: readonly string[] = 
     // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
     // BatchGet may carry its list's count item (storage/lists/reader.ts, Validator).
     // With a wide write's marks (lib/storage/wide/overlay.ts), which readers resolve.
-    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ATTR.pending, ATTR.nextSource, ATTR.placeholder, ...Object.keys(type.attributes), ...ownedRelations(type), ...extra]
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ATTR.pending, ATTR.placeholder, ...Object.keys(type.attributes), ...ownedRelations(type), ...extra]
     const unique = [...new Set(names)]
     projection = {
       ProjectionExpression: unique.map((_, i) => `#v${i}`).join(', '),

@@ -22,7 +22,7 @@ import { ATTR, HEAD } from '../../table.js'
 import { ConditionFailed, conditionalWrite, TransactionConflict, transactWrite } from '../client.js'
 import { countUpdates, listDeltas, planSteps, type Chains, type DocumentState, type Step, type TransactItem } from '../document-plan.js'
 import { encodeValue, type Version } from '../items.js'
-import type { WideChange } from './overlay.js'
+import { markText, type Mark, type WideChange } from './overlay.js'
 
 /** DynamoDB's limits on one transaction (items; bytes, JSON text overstating DynamoDB's sizes a little). */
 export const MAX_TRANSACTION_ITEMS = 100
@@ -115,53 +115,54 @@ export function wideHeadMove(tableName: string, type: ContentType, state: Docume
   }
 }
 
+/** The mark `step` gets from `change`: a copy names the version it will hold ('' when it goes), a version deleted is going (''). */
+function markFor(change: WideChange, step: Step): Mark {
+  return { id: change.id, ...(step.kind === 'copy' ? { next: step.source } : step.kind === 'delete' ? { next: '' } : {}) }
+}
+
 /**
- * Step 1: marks what `plan` applies later. False when an item is not as read (a copy appeared or
- * went meanwhile): another write won, the caller reads again (the marks made stay harmless).
+ * Step 1: marks what `plan` applies later (a copy it creates as a placeholder, also over one a
+ * writer that died left). False when an item is not as read (a copy appeared or went meanwhile):
+ * another write won, and the caller reads again (the marks made stay harmless).
  */
 export async function markItems(db: DynamoDBDocumentClient, tableName: string, type: ContentType, plan: WidePlan): Promise<boolean> {
-  const marks = plan.later.map((step) => async () => {
-    const copy = step.kind === 'copy'
-    if (copy && step.created) {
-      return conditionalWrite(() => db.send(new UpdateCommand({
-        TableName: tableName,
-        Key: step.key,
-        UpdateExpression: 'SET #pend = :pend, #nsrc = :nsrc, #ph = :ph, #type = :type',
-        ConditionExpression: 'attribute_not_exists(documentId)',
-        ExpressionAttributeNames: { '#pend': ATTR.pending, '#nsrc': ATTR.nextSource, '#ph': ATTR.placeholder, '#type': ATTR.contentType },
-        ExpressionAttributeValues: { ':pend': plan.change.id, ':nsrc': step.source, ':ph': true, ':type': type.uid },
-      })).then(() => true), () => false)
-    }
-    // A copy names the version it will hold ('' when it goes); a version deleted is marked going ('').
-    const next = copy ? step.source : step.kind === 'delete' ? '' : undefined
+  const marks = plan.later.map((step) => () => {
+    const created = step.kind === 'copy' && step.created
     return conditionalWrite(() => db.send(new UpdateCommand({
       TableName: tableName,
       Key: step.key,
-      UpdateExpression: next === undefined ? 'SET #pend = :pend' : 'SET #pend = :pend, #nsrc = :nsrc',
-      ConditionExpression: 'attribute_exists(documentId)',
-      ExpressionAttributeNames: { '#pend': ATTR.pending, ...(next === undefined ? {} : { '#nsrc': ATTR.nextSource }) },
-      ExpressionAttributeValues: { ':pend': plan.change.id, ...(next === undefined ? {} : { ':nsrc': next }) },
+      UpdateExpression: created ? 'SET #ph = :true, #type = :type ADD #pend :mark' : 'ADD #pend :mark',
+      ConditionExpression: created ? 'attribute_not_exists(documentId) OR #ph = :true' : 'attribute_exists(documentId)',
+      ExpressionAttributeNames: { '#pend': ATTR.pending, ...(created ? { '#ph': ATTR.placeholder, '#type': ATTR.contentType } : {}) },
+      ExpressionAttributeValues: { ':mark': new Set([markText(markFor(plan.change, step))]), ...(created ? { ':true': true, ':type': type.uid } : {}) },
     })).then(() => true), () => false)
   })
   return (await inParallel(marks, MARK_CONCURRENCY)).every(Boolean)
 }
 
+/** Removes what `plan` marked (its change lost the race at the commit, so it never commits). */
+export function unmarkPlan(db: DynamoDBDocumentClient, tableName: string, documentId: string, plan: WidePlan): Promise<void> {
+  return unmark(db, tableName, documentId, plan.later.map((step) => [step.key.locale, [markFor(plan.change, step)]] as const))
+}
+
 /**
- * Removes the marks `marks` (sort key → change id) of `documentId` where they still hold, and the
- * placeholders among them: a change that lost its race, or marks a dead writer left (only once a
- * commit moved the head past them, so that change can never commit).
+ * Removes `marks` (sort key → marks) from `documentId`'s items where they still are, and
+ * placeholders left with none: the marks of a change that lost its race, or that a dead writer
+ * left (only once a commit moved the head past them, so that change can never commit).
  */
-export async function unmark(db: DynamoDBDocumentClient, tableName: string, documentId: string, marks: Iterable<readonly [string, string]>): Promise<void> {
+export async function unmark(db: DynamoDBDocumentClient, tableName: string, documentId: string, marks: Iterable<readonly [string, readonly Mark[]]>): Promise<void> {
   const names = { '#pend': ATTR.pending }
-  await inParallel([...marks].map(([locale, id]) => async () => {
+  await inParallel([...marks].map(([locale, stale]) => async () => {
     const Key = { documentId, locale }
-    const values = { ':pend': id }
-    const removed = locale.startsWith('~') && await conditionalWrite(() => db.send(new DeleteCommand({
-      TableName: tableName, Key, ConditionExpression: '#pend = :pend AND #ph = :true', ExpressionAttributeNames: { ...names, '#ph': ATTR.placeholder }, ExpressionAttributeValues: { ...values, ':true': true },
-    })).then(() => true), () => false)
-    if (removed) return
-    await conditionalWrite(() => db.send(new UpdateCommand({
-      TableName: tableName, Key, UpdateExpression: 'REMOVE #pend, #nsrc', ConditionExpression: '#pend = :pend', ExpressionAttributeNames: { ...names, '#nsrc': ATTR.nextSource }, ExpressionAttributeValues: values,
+    const texts = stale.map(markText)
+    if (texts.length > 0) {
+      await conditionalWrite(() => db.send(new UpdateCommand({
+        TableName: tableName, Key, UpdateExpression: 'DELETE #pend :marks', ConditionExpression: 'attribute_exists(documentId)', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':marks': new Set(texts) },
+      })).then(() => undefined), () => undefined)
+    }
+    if (!locale.startsWith('~')) return
+    await conditionalWrite(() => db.send(new DeleteCommand({
+      TableName: tableName, Key, ConditionExpression: '#ph = :true AND attribute_not_exists(#pend)', ExpressionAttributeNames: { ...names, '#ph': ATTR.placeholder }, ExpressionAttributeValues: { ':true': true },
     })).then(() => undefined), () => undefined)
   }), MARK_CONCURRENCY)
 }
@@ -171,7 +172,9 @@ export async function unmark(db: DynamoDBDocumentClient, tableName: string, docu
  * marks it done. Safe to run by several processes at once (each item's rewrite holds only while
  * its mark does) and after its writer died: `read` is the document as the committer reads it.
  * The count items of the lists it rewrites move with each part, so a list's total may lag the
- * change by its application (as an index does), never the versions a reader gets by key.
+ * change by its application (as an index does), never the versions a reader gets by key. Other
+ * marks on the items it rewrites go with them: no other change can commit before this one is done
+ * (every writer finishes it first, and one that read before its commit fails on the head).
  */
 export async function finishChange(db: DynamoDBDocumentClient, tableName: string, type: ContentType, read: () => Promise<DocumentState>, chains: Chains, now: string): Promise<void> {
   for (let attempt = 1; attempt <= FINISH_ATTEMPTS; attempt++) {
@@ -179,11 +182,12 @@ export async function finishChange(db: DynamoDBDocumentClient, tableName: string
     const change = state.wide?.change
     if (state.wide === undefined || change === undefined || change.done === true) return
     const { stored, marks } = state.wide
-    const steps = planSteps(type, tableName, stored, state.versions, chains, change.rewrite === true).filter((step) => marks.get(step.key.locale) === change.id)
+    const mine = new Map([...marks].flatMap(([locale, held]) => held.filter((mark) => mark.id === change.id).map((mark) => [locale, mark] as const)))
+    const steps = planSteps(type, tableName, stored, state.versions, chains, change.rewrite === true).filter((step) => mine.has(step.key.locale))
     const covered = new Set(steps.map((step) => step.key.locale))
-    const rest = [...marks].filter(([locale, id]) => id === change.id && !covered.has(locale))
+    const rest = [...mine].filter(([locale]) => !covered.has(locale)).map(([locale, mark]) => [locale, [mark]] as const)
     try {
-      await Promise.all(chunks(steps).map((chunk) => transactWrite(db, { TransactItems: [...chunk.map((step) => heldByMark(step.item, change.id)), ...countUpdates(type, tableName, listDeltas(chunk), now)] })))
+      await Promise.all(chunks(steps).map((chunk) => transactWrite(db, { TransactItems: [...chunk.map((step) => heldByMark(step.item, markText(mine.get(step.key.locale) as Mark))), ...countUpdates(type, tableName, listDeltas(chunk), now)] })))
       // Marked items the change turned out not to need (a copy the chains no longer want): their marks go.
       await unmark(db, tableName, state.documentId, rest)
       await conditionalWrite(() => db.send(new UpdateCommand({
@@ -205,19 +209,21 @@ export async function finishChange(db: DynamoDBDocumentClient, tableName: string
 
 const isUnavailable = (error: unknown) => (error as { status?: number } | null)?.status === 503
 
-/** `item` (a step's put, update or delete) on condition that it still holds `id`'s mark; an update also removes it. */
-function heldByMark(item: TransactItem, id: string): TransactItem {
+/** `item` (a step's put, update or delete) on condition that it still holds `mark`; an update also removes every mark. */
+function heldByMark(item: TransactItem, mark: string): TransactItem {
   const names = { '#pend': ATTR.pending }
-  if (item.Put !== undefined) return { Put: { ...item.Put, ConditionExpression: '#pend = :pend', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':pend': id } } }
-  if (item.Delete !== undefined) return { Delete: { ...item.Delete, ConditionExpression: '#pend = :pend', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':pend': id } } }
+  const values = { ':mark': mark }
+  const condition = 'contains(#pend, :mark)'
+  if (item.Put !== undefined) return { Put: { ...item.Put, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values } }
+  if (item.Delete !== undefined) return { Delete: { ...item.Delete, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values } }
   const update = item.Update as NonNullable<TransactItem['Update']>
   return {
     Update: {
       ...update,
-      UpdateExpression: `${update.UpdateExpression} REMOVE #pend, #nsrc`,
-      ConditionExpression: '#pend = :pend',
-      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...names, '#nsrc': ATTR.nextSource },
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':pend': id },
+      UpdateExpression: `${update.UpdateExpression} REMOVE #pend`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...names },
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...values },
     },
   }
 }

@@ -1,8 +1,8 @@
 // How a reader sees the items of a wide write (a change too large for one DynamoDB transaction,
 // see commit.ts beside this file) before every item is rewritten. The writer marks each item it
 // will rewrite later with the change's id (`pend`), then commits the change on the document's head
-// (`chg`: what every marked version takes), then rewrites the marked items in chunks and removes
-// the change from the head. A marked item is read as the change makes it once the head names the
+// (`chg`: what every marked version takes), then rewrites the marked items in chunks and marks
+// the change done on the head. A marked item is read as the change makes it once the head names the
 // change (it committed), and as stored otherwise (not committed yet, or never: its writer lost a
 // race or died before the commit). So a reader sees all of a change or none of it, at any moment.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
@@ -58,15 +58,41 @@ export function copyOf(copy: Item, source: Item): Item {
 }
 
 function stripMark(item: Item): Item {
-  const { [ATTR.pending]: _pending, [ATTR.nextSource]: _next, [ATTR.placeholder]: _placeholder, ...rest } = item
+  const { [ATTR.pending]: _pending, [ATTR.placeholder]: _placeholder, ...rest } = item
   return rest
 }
 
-/** The key of the version a marked copy will hold once its change commits; undefined when it goes. */
-export function nextSourceKey(copy: Item): { documentId: string; locale: string } | undefined {
-  const locale = String(copy[ATTR.nextSource] ?? copy[ATTR.source] ?? '')
-  if (locale === '') return undefined
-  return { documentId: String(copy.documentId), locale: versionList(locale, parseList(String(copy.locale)).status) }
+/**
+ * A mark names its change and, on a copy, the locale whose version the copy holds once the change
+ * commits (`<id>:<locale>`; `<id>:` when the item goes, a version too). An item holds a set of
+ * marks: writers racing to mark it each add theirs, and only the one whose change commits counts.
+ */
+export interface Mark {
+  readonly id: string
+  readonly next?: string
+}
+
+/** The stored form of a mark. */
+export function markText(mark: Mark): string {
+  return mark.next === undefined ? mark.id : `${mark.id}:${mark.next}`
+}
+
+/** The marks an item holds. */
+export function marksOf(item: Item): Mark[] {
+  const stored = item[ATTR.pending]
+  const texts = stored instanceof Set ? [...stored] : Array.isArray(stored) ? stored : []
+  return texts.map((text) => {
+    const colon = String(text).indexOf(':')
+    return colon < 0 ? { id: String(text) } : { id: String(text).slice(0, colon), next: String(text).slice(colon + 1) }
+  })
+}
+
+const isMarked = (item: Item) => item[ATTR.pending] !== undefined || item[ATTR.placeholder] === true
+
+/** The key of the version `copy` holds under `mark`; undefined when it goes. */
+function sourceKey(copy: Item, mark: Mark): { documentId: string; locale: string } | undefined {
+  if (mark.next === undefined || mark.next === '') return undefined
+  return { documentId: String(copy.documentId), locale: versionList(mark.next, parseList(String(copy.locale)).status) }
 }
 
 /**
@@ -83,33 +109,33 @@ export function resolveItems(items: readonly Item[], changes: (documentId: strin
 }
 
 function resolveItem(item: Item, changes: (documentId: string) => WideChange | undefined, sources: (key: { documentId: string; locale: string }) => Item | undefined): Item | undefined {
-  const mark = item[ATTR.pending]
-  if (mark === undefined) return item
+  if (!isMarked(item)) return item
   const change = changes(String(item.documentId))
-  const committed = change !== undefined && change.id === mark
-  if (!isCopy(item)) return !committed ? stripMark(item) : item[ATTR.nextSource] === '' ? undefined : overlayVersion(item, change)
-  if (!committed) return item[ATTR.placeholder] === true ? undefined : stripMark(item)
-  const key = nextSourceKey(item)
+  const mark = change === undefined ? undefined : marksOf(item).find((candidate) => candidate.id === change.id)
+  if (mark === undefined) return item[ATTR.placeholder] === true ? undefined : stripMark(item)
+  if (mark.next === '') return undefined
+  if (!isCopy(item)) return overlayVersion(item, change as WideChange)
+  const key = sourceKey(item, mark)
   const source = key === undefined ? undefined : sources(key)
-  if (source === undefined) return undefined
-  const version = source[ATTR.pending] === undefined ? source : resolveItem(source, changes, () => undefined)
+  const version = source === undefined ? undefined : resolveItem(source, changes, () => undefined)
   return version === undefined ? undefined : copyOf(item, version)
 }
 
 /**
  * `items` (versions and copies read by any reader) as readers must see them (resolveItems): when
- * some are marked, their documents' heads and the versions their marked copies will hold are read
+ * some are marked, their documents' heads and the versions their marked copies may hold are read
  * in one strongly consistent `BatchGetItem` (per 100 keys). Unmarked items cost nothing.
  */
 export async function settlePending(db: DynamoDBDocumentClient, tableName: string, items: Item[]): Promise<Item[]> {
-  if (!items.some((item) => item[ATTR.pending] !== undefined)) return items
-  const marked = items.filter((item) => item[ATTR.pending] !== undefined)
+  if (!items.some(isMarked)) return items
   const keys = new Map<string, { documentId: string; locale: string }>()
-  for (const item of marked) {
+  for (const item of items.filter(isMarked)) {
     const documentId = String(item.documentId)
     keys.set(`${documentId} ${HEAD}`, { documentId, locale: HEAD })
-    const source = isCopy(item) ? nextSourceKey(item) : undefined
-    if (source !== undefined) keys.set(`${source.documentId} ${source.locale}`, source)
+    for (const mark of isCopy(item) ? marksOf(item) : []) {
+      const source = sourceKey(item, mark)
+      if (source !== undefined) keys.set(`${source.documentId} ${source.locale}`, source)
+    }
   }
   const read = await batchGetItems(db, tableName, [...keys.values()], undefined, true)
   const byKey = new Map(read.map((item) => [`${String(item.documentId)} ${String(item.locale)}`, item]))
