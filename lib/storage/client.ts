@@ -148,3 +148,27 @@ export async function batchGetItems(db: DynamoDBDocumentClient, tableName: strin
   }
   return (await Promise.all(chunks.map(read))).flat()
 }
+
+/**
+ * Runs `tasks`, at most `limit` at a time, and gives their results in order. After a failure no
+ * task starts, and the first failure is thrown once those under way have settled (none is left
+ * writing behind its caller's back).
+ */
+export async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length)
+  let next = 0
+  let failure: { error: unknown } | undefined
+  const worker = async () => {
+    while (next < tasks.length && failure === undefined) {
+      const i = next++
+      try {
+        results[i] = await (tasks[i] as () => Promise<T>)()
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker))
+  if (failure !== undefined) throw failure.error
+  return results
+}

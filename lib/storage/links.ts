@@ -14,7 +14,7 @@
 // when the source's version itself holds the link (the version is the truth).
 import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { ownedRelations, type ContentType } from '../content-types.js'
-import { conditionalWrite, guarded } from './client.js'
+import { conditionalWrite, guarded, inParallel } from './client.js'
 import { serviceUnavailable } from '../errors.js'
 import { listOf, type Version } from './items.js'
 
@@ -75,8 +75,8 @@ export function linkChanges(type: ContentType, before: readonly Version[], after
 /** Parallel requests to the index at a time (a write adding many links). */
 const CONCURRENCY = 16
 
-async function inBatches<T>(items: readonly T[], each: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(each))
+function inBatches<T>(items: readonly T[], each: (item: T) => Promise<unknown>): Promise<unknown> {
+  return inParallel(items.map((item) => () => each(item)), CONCURRENCY)
 }
 
 export class LinkIndex {

@@ -19,7 +19,7 @@ import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-
 import type { ContentType } from '../../content-types.js'
 import { serviceUnavailable } from '../../errors.js'
 import { ATTR, HEAD } from '../../table.js'
-import { ConditionFailed, conditionalWrite, TransactionConflict, transactWrite } from '../client.js'
+import { ConditionFailed, conditionalWrite, inParallel, TransactionConflict, transactWrite } from '../client.js'
 import { countUpdates, listDeltas, planSteps, type Chains, type DocumentState, type Step, type TransactItem } from '../document-plan.js'
 import { encodeValue, type Version } from '../items.js'
 import { markText, type Mark, type WideChange } from './overlay.js'
@@ -246,28 +246,4 @@ function chunks(steps: readonly Step[]): Step[][] {
   }
   if (current.length > 0) groups.push(current)
   return groups
-}
-
-/**
- * Runs `tasks`, at most `limit` at a time, and gives their results in order. After a failure no
- * task starts, and the first failure is thrown once those under way have settled (none is left
- * writing behind its caller's back).
- */
-async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length)
-  let next = 0
-  let failure: { error: unknown } | undefined
-  const worker = async () => {
-    while (next < tasks.length && failure === undefined) {
-      const i = next++
-      try {
-        results[i] = await (tasks[i] as () => Promise<T>)()
-      } catch (error) {
-        failure ??= { error }
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker))
-  if (failure !== undefined) throw failure.error
-  return results
 }
