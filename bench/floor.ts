@@ -321,6 +321,26 @@ export class Floor {
   }
 
   /**
+   * A localized change published at once (a PUT without status): read the document, then put the
+   * locale's draft and published version again with the change and move their lists' revisions,
+   * in one transaction (their publication state stays `u`: both hold the same values).
+   */
+  async updateLocalized(documentId: string, locale: string, changes: Attributes): Promise<string> {
+    const { versions, headRev } = await this.document(documentId)
+    const now = new Date().toISOString()
+    const mine = versions.filter((item) => itemToVersion(article, item).locale === locale)
+    const updated = mine.map((item) => versionToItem(article, applyChanges(itemToVersion(article, item), changes, now), undefined, stateOf(item)))
+    await this.db.send(new TransactWriteCommand({
+      TransactItems: [
+        ...(await this.guards(documentId, locale, headRev)),
+        ...updated.map((Item): TransactItem => ({ Put: { TableName: this.tableName, Item } })),
+        ...updated.map((item) => this.countMove(String(item.locale), 0)),
+      ],
+    }))
+    return JSON.stringify({ data: updated.find((item) => item.locale === locale) })
+  }
+
+  /**
    * A draft write (status=draft) of a published version: read the document, put the draft with the
    * change, move the published version's state key to `m` (modified), and the state partitions'
    * counts, in one transaction.

@@ -123,8 +123,10 @@ function markedScenario(ctx: BenchContext, kind: string, label: string, query: s
 
 /**
  * The write kinds, run in this order with the same repetitions: create (en), PUT of the
- * non-localized `views` on a seeded document, PUT of a new localization (fr) of the created
- * document, and DELETE of that localization. `cleanUp` deletes what create made.
+ * non-localized `views` on a seeded document (its 3 locales), PUT of its localized `title` (en), a
+ * draft PUT and its publication, PUT of a new localization (fr) of the created document, DELETE of
+ * that localization, then DELETE of the whole created document (`locale=*`, en left). `cleanUp`
+ * deletes what create made and is still there.
  */
 export function writeScenarios(ctx: BenchContext, seed: number): { scenarios: Scenario[]; cleanUp(): Promise<void> } {
   const { app, floor, token, documentIds } = ctx
@@ -154,6 +156,11 @@ export function writeScenarios(ctx: BenchContext, seed: number): { scenarios: Sc
       floor: (i) => floor.updateShared(documentIds[(2 * i + 1) % documentIds.length]!, 'en', { views: 1_000_000 + ctx.n * 100 + i }),
     },
     {
+      kind: 'update-localized', label: 'PUT title (localized, published at once: draft and published version of en)', write: true,
+      app: (i) => send(app, 'PUT', `/api/articles/${documentIds[(2 * i) % documentIds.length]}?locale=en`, 200, { token, body: { data: { title: `title ${ctx.n} ${i}` } } }),
+      floor: (i) => floor.updateLocalized(documentIds[(2 * i + 1) % documentIds.length]!, 'en', { title: `title ${ctx.n} ${i}` }),
+    },
+    {
       kind: 'update-draft', label: 'PUT status=draft of a published version (title)', write: true,
       app: (i) => send(app, 'PUT', `/api/articles/${documentIds[(2 * i) % documentIds.length]}?locale=en&status=draft`, 200, { token, body: { data: { title: `draft ${ctx.n} ${i}` } } }),
       floor: (i) => floor.writeDraft(documentIds[(2 * i + 1) % documentIds.length]!, 'en', { title: `draft ${ctx.n} ${i}` }),
@@ -174,10 +181,24 @@ export function writeScenarios(ctx: BenchContext, seed: number): { scenarios: Sc
       app: (i) => send(app, 'DELETE', `/api/articles/${appDocuments[i]}?locale=fr`, 204, { token }),
       floor: (i) => floor.deleteVersion(floorDocuments[i]!, 'fr'),
     },
+    {
+      kind: 'delete-document', label: 'DELETE a document (locale=*: its en draft and published version)', write: true,
+      app: async (i) => {
+        const text = await send(app, 'DELETE', `/api/articles/${appDocuments[i]}?locale=*`, 204, { token })
+        deleted.add(appDocuments[i]!)
+        return text
+      },
+      floor: async (i) => {
+        const text = await floor.deleteVersion(floorDocuments[i]!, 'en')
+        deleted.add(floorDocuments[i]!)
+        return text
+      },
+    },
   ]
+  const deleted = new Set<string>()
   const cleanUp = async () => {
-    for (const documentId of appDocuments) await send(app, 'DELETE', `/api/articles/${documentId}?locale=en`, 204, { token })
-    for (const documentId of floorDocuments) await floor.deleteVersion(documentId, 'en')
+    for (const documentId of appDocuments.filter((id) => !deleted.has(id))) await send(app, 'DELETE', `/api/articles/${documentId}?locale=en`, 204, { token })
+    for (const documentId of floorDocuments.filter((id) => !deleted.has(id))) await floor.deleteVersion(documentId, 'en')
   }
   return { scenarios, cleanUp }
 }

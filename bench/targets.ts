@@ -371,6 +371,27 @@ function measuredOr(target: string, judge: () => Verdict[]): Verdict[] {
 }
 
 /** Every target's verdict (a target whose kinds were not measured reads "not measured", a miss). */
+/** The write kinds of the cost model (README, How it stores data), in its order. */
+const WRITE_KINDS = ['create', 'update-localized', 'update-shared', 'update-draft', 'publish', 'new-localization', 'delete', 'delete-document']
+
+/**
+ * The cost of each write kind as measured (stated, no limit): items written (each Put, Update and
+ * Delete of its transaction), write capacity as DynamoDB Local reports it, calls and reads, at the
+ * smallest N that measured it. A version is one item whatever the indexes it is in.
+ */
+function writeCosts(sizes: readonly SizeResult[]): Verdict[] {
+  return WRITE_KINDS.flatMap((kind) => {
+    const size = sizes.find((candidate) => candidate.kinds.some((k) => k.kind === kind))
+    if (size === undefined) return []
+    const { app, label } = kindAt(size, kind)
+    return [{
+      target: `Write cost, ${label}`,
+      measured: `${fmt(app.itemsWritten.median)} items written, ${fmt(app.wcu.median)} WCU (Local), ${app.calls.median} calls, ${fmt(app.rcu.median)} RCU (N=${fmt(size.n)})`,
+      ratio: app.itemsWritten.median, limit: 'stated, no limit', pass: true,
+    }]
+  })
+}
+
 export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[]): Verdict[] {
   return [
     ...measuredOr('Default-sort page', () => defaultPage(sizes)),
@@ -380,5 +401,6 @@ export function evaluateTargets(sizes: readonly SizeResult[], fallback: Fallback
     ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), ...measuredOr('Get one', () => [getOne(sizes)]), ...measuredOr('304 and cached answers', () => cheapAnswers(sizes)),
     ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...measuredOr('Relations', () => relationTargets(sizes)),
     ...measuredOr('Fallback chains', () => fallbackTargets(fallback, sizes)), ...overhead(sizes, fallback), ...measuredOr('Admin pages', () => adminPageTargets(sizes)), ...coldStarts(cold),
+    ...writeCosts(sizes),
   ]
 }

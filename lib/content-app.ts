@@ -402,10 +402,10 @@ export function createContentApp(type: ContentType, services: Services, mounted 
       const documentId = newDocumentId()
       const { attributes, links } = await attributesOf(await readJsonBody(c, config.maxBodyBytes), 'create', locale, documentId)
       await documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
-      // Without `status=draft`, a draft & publish type's new draft is published too: two versions, two ids.
+      // Without `status=draft`, a draft & publish type's new draft is published too: two versions,
+      // two ids, drawn with those of the creates committed in the same transaction.
       const publish = query.status !== 'draft'
-      const [draft, published] = await documents.nextIds(type, type.draftAndPublish && publish ? 2 : 1)
-      const version = await documents.create(type, documentId, locale, (current, now) => {
+      const version = await documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
         if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
         const values = { ...attributes, ...resolveLinks(type, links, undefined, config.rest.relations.maxLinks) }
         return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)

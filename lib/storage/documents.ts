@@ -11,7 +11,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDB
 import { ownedRelations, type ContentType } from '../content-types.js'
 import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
 import { batchGetItems, guarded } from './client.js'
-import { DocumentCommitter, notUnique, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
+import { DocumentCommitter, notUnique, type Group, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
 import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { claimKey, uniqueAttributes } from './unique.js'
@@ -35,23 +35,64 @@ export function singleTypeDocumentId(type: ContentType): string {
 export const DOCUMENT_ID = /^[a-z0-9]{24}$/
 
 
-/** Most changes committed in one batch: bounds the work of one attempt; the rest wait for the next. */
+/** Most changes to one document committed in one batch: bounds the work of one attempt; the rest wait for the next. */
 const MAX_BATCH = 25
 
-/** Most new documents committed in one transaction (each 2 items, more with fallback chains; a batch too large goes one by one). */
-const MAX_CREATES = 16
+/**
+ * Most items the groups of one transaction are expected to write (see weightOf), leaving room in
+ * DynamoDB's 100 for the count items, locale checks and unique claims; a batch that still goes past
+ * it is split by the committer. 16 new documents (3 each) fit, as do 10 updates of a document in one locale.
+ */
+const MAX_WEIGHT = 50
+
+/** Ids of a type drawn ahead: `next` to `last`, handed out until `until` (ms since the epoch). */
+interface Spare {
+  next: number
+  readonly last: number
+  readonly until: number
+}
+
+/**
+ * How long ids drawn ahead are kept. Past it they are skipped, so that a process that drew ahead
+ * and went idle does not give a later document an id below those other processes gave meanwhile.
+ */
+const SPARE_MS = 1000
+
+/** Ids drawn ahead by a batch of creates when more wait behind it (about two batches' worth). */
+const AHEAD_IDS = 32
 
 /** A caller waiting for `count` ids. */
 interface IdWaiter {
   readonly count: number
+  /** How many more to draw for the calls that follow, when the counter moves. */
+  readonly ahead: number
   resolve(ids: number[]): void
   reject(error: unknown): void
 }
 
-/** A new document waiting to be created. */
-interface Created {
-  readonly documentId: string
-  readonly pending: Pending
+/** A document's changes waiting for the type's next transaction, and the call to make once it is committed. */
+interface Queued {
+  readonly group: Group
+  readonly weight: number
+  /** A create's new ids, drawn just before its transaction. */
+  readonly ids?: IdRequest
+  done(): void
+}
+
+/** How many ids a create needs, and where to hand them. */
+interface IdRequest {
+  readonly count: number
+  assign(ids: readonly number[]): void
+}
+
+/**
+ * About how many items a group's transaction writes: its head, the versions it holds (a change to a
+ * non-localized value rewrites each, with its served copies) and two new versions per change
+ * (a new document, a new localization); a document not read yet counts as a few versions.
+ */
+function weightOf(group: Group): number {
+  const stored = group.state === undefined ? 4 : group.state.versions.length + group.state.served.size
+  return 1 + stored + 2 * group.changes.length
 }
 
 /** A document's state from its items (head, versions, served copies) of `type`; copies not yet created (placeholders) left out. */
@@ -68,8 +109,9 @@ function documentState(type: ContentType, documentId: string, head: Record<strin
 
 export class DocumentStore {
   private readonly queues = new Map<string, Pending[]>()
-  private readonly creates = new Map<string, Created[]>()
+  private readonly commits = new Map<string, Queued[]>()
   private readonly idWaiters = new Map<string, IdWaiter[]>()
+  private readonly spare = new Map<string, Spare>()
   private readonly committer: DocumentCommitter
 
   constructor(
@@ -188,11 +230,16 @@ export class DocumentStore {
     return (await this.nextIds(type, 1))[0] as number
   }
 
-  /** `count` new ids of a content type, taken in one counter update with any calls in flight. */
-  nextIds(type: ContentType, count: number): Promise<number[]> {
+  /**
+   * `count` new ids of a content type, taken in one counter update with any calls in flight, in
+   * the order asked. `ahead` more are drawn with them when the counter must move (under load: many
+   * creates at once), and handed to the next calls of this process without a counter update for
+   * up to SPARE_MS; ids left then are skipped (ids are unique and increasing, not dense).
+   */
+  nextIds(type: ContentType, count: number, ahead = 0): Promise<number[]> {
     if (count === 0) return Promise.resolve([])
     return new Promise<number[]>((resolve, reject) => {
-      const waiter: IdWaiter = { count, resolve, reject }
+      const waiter: IdWaiter = { count, ahead, resolve, reject }
       const waiting = this.idWaiters.get(type.uid)
       if (waiting !== undefined) {
         waiting.push(waiter)
@@ -209,9 +256,10 @@ export class DocumentStore {
       const batch = queue.splice(0)
       const total = batch.reduce((sum, waiter) => sum + waiter.count, 0)
       try {
-        let next = (await this.addToSequence(type, total)) - total + 1
+        const ids = await this.takeIds(type, total, Math.max(...batch.map((waiter) => waiter.ahead)))
+        let next = 0
         for (const waiter of batch) {
-          waiter.resolve(Array.from({ length: waiter.count }, (_, i) => next + i))
+          waiter.resolve(ids.slice(next, next + waiter.count))
           next += waiter.count
         }
       } catch (error) {
@@ -219,6 +267,25 @@ export class DocumentStore {
       }
     }
     this.idWaiters.delete(type.uid)
+  }
+
+  /** `count` ids, increasing: the spare ones drawn ahead first, then from the counter (with `ahead` more kept spare). */
+  private async takeIds(type: ContentType, count: number, ahead: number): Promise<number[]> {
+    const spare = this.spare.get(type.uid)
+    const kept = spare !== undefined && spare.until > Date.now() ? spare : undefined
+    const taken = kept === undefined ? 0 : Math.min(count, kept.last - kept.next + 1)
+    const ids = Array.from({ length: taken }, (_, i) => (kept as Spare).next + i)
+    if (kept !== undefined && taken < kept.last - kept.next + 1) {
+      kept.next += taken
+      return ids
+    }
+    this.spare.delete(type.uid)
+    if (taken === count) return ids
+    const missing = count - taken
+    const last = await this.addToSequence(type, missing + ahead)
+    const first = last - missing - ahead + 1
+    if (ahead > 0) this.spare.set(type.uid, { next: first + missing, last, until: Date.now() + SPARE_MS })
+    return [...ids, ...Array.from({ length: missing }, (_, i) => first + i)]
   }
 
   /** Moves the type's id counter on by `count`; the answer is the last id taken. */
@@ -237,30 +304,18 @@ export class DocumentStore {
   }
 
   /**
-   * Creates a new document (a POST): `mutation` is applied to its empty state. New documents of a
-   * type created while a create is in flight in this process are committed together, in one
-   * transaction (each count item moved once for all of them).
+   * Creates a new document (a POST): `mutation` is applied to its empty state with `idCount` new ids
+   * of the type, drawn when its transaction is about to be sent (one counter update for every create
+   * of that transaction, so ids increase in the order creates are committed). It is committed with
+   * the other writes of the type waiting meanwhile (commitTogether): new documents created at the
+   * same time share one transaction, each count item moved once for all of them.
    */
-  create<T>(type: ContentType, documentId: string, guardLocale: string, mutation: Mutation<T>): Promise<T> {
+  create<T>(type: ContentType, documentId: string, guardLocale: string, idCount: number, mutation: (state: DocumentState, now: string, ids: readonly number[]) => { versions: readonly Version[]; result: T }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const created: Created = { documentId, pending: { guardLocale, mutation, rewrite: false, resolve: resolve as (value: unknown) => void, reject } }
-      const queue = this.creates.get(type.uid)
-      if (queue !== undefined) {
-        queue.push(created)
-        return
-      }
-      const fresh = [created]
-      this.creates.set(type.uid, fresh)
-      void this.drainCreates(type, fresh)
+      const drawn: { ids: readonly number[] } = { ids: [] }
+      const pending: Pending = { guardLocale, mutation: (state, now) => mutation(state, now, drawn.ids), rewrite: false, resolve: resolve as (value: unknown) => void, reject }
+      void this.commitTogether(type, { documentId, changes: [pending], state: emptyDocument(documentId) }, { count: idCount, assign: (ids) => void (drawn.ids = ids) })
     })
-  }
-
-  private async drainCreates(type: ContentType, queue: Created[]): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_CREATES)
-      await this.committer.commit(type, batch.map(({ documentId, pending }) => ({ documentId, changes: [pending], state: emptyDocument(documentId) })))
-    }
-    this.creates.delete(type.uid)
   }
 
   /**
@@ -289,10 +344,65 @@ export class DocumentStore {
     let read = first
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH)
-      await this.committer.commit(type, [{ documentId, changes: batch, state: read }])
+      await this.commitTogether(type, { documentId, changes: batch, state: read })
       read = undefined
     }
     this.queues.delete(documentId)
+  }
+
+  /**
+   * Commits `group` (one document's changes) in the type's next transaction, with the groups of
+   * other documents that arrive while one is in flight (group commit across documents: one
+   * transaction, each count item and locale check once, for many writes). A document has at most one
+   * group queued here (its own queue waits for it), so its changes stay in order; each change is
+   * settled on its own by the committer. Resolves once the group's transaction is over.
+   */
+  private commitTogether(type: ContentType, group: Group, ids?: IdRequest): Promise<void> {
+    // A document known to be wider than a batch commits on its own, beside the queue: a write past
+    // one transaction (wide/commit.ts) takes seconds, which the type's other writes need not wait.
+    if (ids === undefined && weightOf(group) > MAX_WEIGHT) return this.committer.commit(type, [group])
+    return new Promise<void>((done) => {
+      const queued: Queued = { group, weight: weightOf(group), ids, done }
+      const queue = this.commits.get(type.uid)
+      if (queue !== undefined) {
+        queue.push(queued)
+        return
+      }
+      const fresh = [queued]
+      this.commits.set(type.uid, fresh)
+      void this.drainCommits(type, fresh)
+    })
+  }
+
+  /**
+   * Commits the type's queued groups, batch after batch (up to MAX_WEIGHT each, at least one group),
+   * until none is left. The ids the batch's creates need are drawn first, in one counter update.
+   */
+  private async drainCommits(type: ContentType, queue: Queued[]): Promise<void> {
+    while (queue.length > 0) {
+      let weight = 0
+      let count = 0
+      while (count < queue.length && (count === 0 || weight + (queue[count] as Queued).weight <= MAX_WEIGHT)) weight += (queue[count++] as Queued).weight
+      const batch = queue.splice(0, count)
+      try {
+        const wanted = batch.flatMap((queued) => (queued.ids === undefined ? [] : [queued.ids]))
+        // Under load (more creates in the batch, or more writes waiting), ids for the next batches too.
+        const ahead = wanted.length > 1 || queue.length > 0 ? AHEAD_IDS : 0
+        const ids = await this.nextIds(type, wanted.reduce((sum, request) => sum + request.count, 0), ahead)
+        let next = 0
+        for (const request of wanted) {
+          request.assign(ids.slice(next, next + request.count))
+          next += request.count
+        }
+        await this.committer.commit(type, batch.map((queued) => queued.group))
+      } catch (error) {
+        // The committer settles every change itself: this settles them when the ids could not be drawn.
+        for (const queued of batch) queued.group.changes.forEach((pending) => pending.reject(error))
+      } finally {
+        batch.forEach((queued) => queued.done())
+      }
+    }
+    this.commits.delete(type.uid)
   }
 
   /**
