@@ -96,7 +96,7 @@ export class Floor {
   }
 
   /** An answer validated by the count items of every list it reads (a type's uid and list each), then given from memory. */
-  async cachedAcross(lists: readonly { uid: string; list: string }[], cached: () => Promise<string>): Promise<string> {
+  async cachedAcross<T>(lists: readonly { uid: string; list: string }[], cached: () => Promise<T>): Promise<T> {
     await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: lists.map(({ uid, list }) => countKey(uid, list)) } } }))
     return cached()
   }
@@ -200,8 +200,8 @@ export class Floor {
     return ''
   }
 
-  /** A repeated list page from a minimal in-process cache: the validator read, then the cached text. */
-  async cachedPage(list: string, cached: () => Promise<string>): Promise<string> {
+  /** A repeated list page from a minimal in-process cache: the validator read, then the cached answer. */
+  async cachedPage<T>(list: string, cached: () => Promise<T>): Promise<T> {
     await this.count(list)
     return cached()
   }

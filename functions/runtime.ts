@@ -84,8 +84,10 @@ export async function lambdaServices(): Promise<Services> {
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
   const services = createServices(db, config, secrets, types)
-  // Fill the locale and public-role caches during init, in parallel, so the first request makes
-  // only its own reads. A failure here is left for that request to meet and report.
-  await Promise.allSettled([services.locales.list(), services.access.identify(undefined)])
+  // Fill the locale, index-state and public-role caches during init, in parallel, so the first
+  // request makes only its own reads: a list read waits for the index state (whether the slot
+  // indexes are complete) before it reads its page, one more round trip on a cold start without
+  // it. A failure here is left for that request to meet and report.
+  await Promise.allSettled([services.locales.list(), services.locales.indexTrusted(), services.access.identify(undefined)])
   return services
 }

@@ -13,7 +13,8 @@ import { WILDCARD } from './locales.js'
 import { selectFields } from './query/fields.js'
 import { crossesRelations, matchesFilter, type Filter } from './query/filters.js'
 import { paginationMeta, paginationWindow } from './query/pagination.js'
-import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery } from './query/parse.js'
+import { parseItemQuery, parseListQuery, parseReadQuery, parseWriteQuery, type ListQuery } from './query/parse.js'
+import { LruMap } from './lru-map.js'
 import type { Services } from './services.js'
 import type { DocumentState } from './storage/document-plan.js'
 import { settled, type Validator } from './storage/lists/validator.js'
@@ -25,7 +26,7 @@ import type { PublicationFilter } from './query/parse.js'
 import { ownListsOf, resolveRelations } from './relations/filters.js'
 import { releaseTargets, writeInverse } from './relations/inverse.js'
 import { checkAccess, populate, type Populated } from './relations/populate.js'
-import { parsePopulate, treeKey } from './relations/populate-query.js'
+import { parsePopulate, treeKey, type PopulateTree } from './relations/populate-query.js'
 import { checkReadThrough, listsReadThrough } from './relations/dependencies.js'
 import { sortedThroughRelations } from './relations/sort.js'
 import { throughRelation } from './query/sort.js'
@@ -33,6 +34,13 @@ import { checkTargets } from './relations/targets.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from './relations/write.js'
 
 const UTF8 = new TextEncoder()
+
+/**
+ * List queries kept parsed, by query string: a repeated list request (the page cache's case) is
+ * not parsed again. Bounded, since the query string is the caller's; longer ones are not kept.
+ */
+const PARSED_QUERIES = 256
+const MAX_PARSED_QUERY_LENGTH = 2048
 
 /** The publication states each `publicationFilter` keeps (content-model.md §15; see PublicationState). */
 const PUBLICATION_STATES: Record<PublicationFilter, readonly PublicationState[]> = {
@@ -74,14 +82,33 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   const shown = (version: Version, fields: readonly string[] | undefined, populated?: Populated) =>
     populated === undefined ? selectFields(toDocument(type, version), fields) : { ...selectFields(toDocument(type, version), fields), ...populated.get(version) }
   const typeOf = (uid: string) => typeByUid(services.types, uid) as ContentType
+  const parsedQueries = new LruMap<string, ListQuery>(PARSED_QUERIES)
+  const parsedTrees = new WeakMap<ListQuery, PopulateTree | undefined>()
+  /** A list request's query, parsed once per query string (a 400 is not kept, and thrown again). */
+  const listQueryOf = (url: string): ListQuery => {
+    const at = url.indexOf('?')
+    const search = at === -1 ? '' : url.slice(at + 1)
+    const kept = parsedQueries.get(search)
+    if (kept !== undefined) return kept
+    const query = parseListQuery(url, type, config.rest, typeOf)
+    if (search.length <= MAX_PARSED_QUERY_LENGTH) parsedQueries.set(search, query)
+    return query
+  }
+  /** The populate tree of a list query, parsed once per query kept (a 400 is thrown again). */
+  const listTreeOf = (query: ListQuery) => (): PopulateTree | undefined => {
+    if (parsedTrees.has(query)) return parsedTrees.get(query)
+    const tree = parsePopulate(query.populate, type, typeOf)
+    parsedTrees.set(query, tree)
+    return tree
+  }
 
   /**
    * A request's `populate` (content-model.md §16), checked against what `who` may read in
    * `status`: the function that populates a page read in a locale (each version's own for `*`),
    * or undefined when nothing is populated.
    */
-  const populatorOf = (who: Caller, raw: unknown, status: Status, fallback: boolean) => {
-    const tree = parsePopulate(raw, type, typeOf)
+  const populatorOf = (who: Caller, raw: unknown, status: Status, fallback: boolean, parsed?: () => PopulateTree | undefined) => {
+    const tree = parsed === undefined ? parsePopulate(raw, type, typeOf) : parsed()
     if (tree === undefined) return undefined
     const context = { services, status, fallback, may: readable(who, status), left: config.rest.populate.maxDocuments, read: documents.batchReader() }
     const checked = checkAccess(context, type, tree)
@@ -339,11 +366,11 @@ export function createContentApp(type: ContentType, services: Services, mounted 
   if (type.kind === 'collection') {
     app.get(root, async (c) => {
       const who = await caller(c, 'find')
-      const query = parseListQuery(c.req.url, type, config.rest, typeOf)
+      const query = listQueryOf(c.req.url)
       const locale = await localeOf(query.locale, true)
       const status = await readStatusOf(c, query.status, query.publicationFilter)
       const fallback = query.fallback !== false
-      const populator = populatorOf(who, query.populate, status, fallback)
+      const populator = populatorOf(who, query.populate, status, fallback, listTreeOf(query))
       // A filter or a sort through relations needs `find` on each type it reaches (checked here, before
       // any answer, cached or not); the filter is resolved with the page's read (below).
       const relationFilter = crossesRelations(query.filters)

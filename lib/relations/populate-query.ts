@@ -32,9 +32,16 @@ export const MAX_POPULATE_DEPTH = 5
 export const DEFAULT_POPULATE_LIMIT = 100
 export const LOCALIZATIONS = 'localizations'
 
-/** A tree as text, for a cached answer's key (its maps and sets as arrays). */
+const treeKeys = new WeakMap<PopulateTree, string>()
+
+/** A tree as text, for a cached answer's key (its maps and sets as arrays); made once per tree, which is never changed. */
 export function treeKey(tree: PopulateTree): string {
-  return JSON.stringify(tree, (_key, value: unknown) => (value instanceof Map || value instanceof Set ? [...value] : value))
+  let key = treeKeys.get(tree)
+  if (key === undefined) {
+    key = JSON.stringify(tree, (_key, value: unknown) => (value instanceof Map || value instanceof Set ? [...value] : value))
+    treeKeys.set(tree, key)
+  }
+  return key
 }
 
 const NODE_KEYS = new Set(['fields', 'filters', 'sort', 'populate', 'start', 'limit', 'count'])

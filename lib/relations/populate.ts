@@ -36,19 +36,27 @@ export interface PopulateContext {
 export type Populated = Map<Version, Record<string, unknown>>
 
 
-/** 403 for a relation named in populate whose target the caller may not read (`*` leaves those out, see below). */
+/**
+ * 403 for a relation named in populate whose target the caller may not read (`*` leaves those out,
+ * see below): the tree as checked, which is `tree` itself when the caller may read all of it (so
+ * what is derived from a tree, its key, is derived once per parsed tree).
+ */
 export function checkAccess(ctx: PopulateContext, type: ContentType, tree: PopulateTree): PopulateTree {
   const kept = new Map<string, PopulateNode>()
+  let same = true
   for (const [name, node] of tree) {
     const target = name === LOCALIZATIONS ? type : targetOf(ctx.services, type, name)
     if (!ctx.may(target)) {
       if (!node.wildcard) throw forbidden()
+      same = false
       continue
     }
     checkReadThrough(ctx.services, target, { filter: node.filters }, ctx.may)
-    kept.set(name, { ...node, populate: checkAccess(ctx, target, node.populate) })
+    const below = checkAccess(ctx, target, node.populate)
+    if (below !== node.populate) same = false
+    kept.set(name, below === node.populate ? node : { ...node, populate: below })
   }
-  return kept
+  return same ? tree : kept
 }
 
 function spend(ctx: PopulateContext, documents: number): void {

@@ -496,6 +496,36 @@ describe('the request log on Lambda (Powertools conventions)', () => {
   })
 })
 
+describe('a content function\'s cold start', () => {
+  it('reads the locales, the index state and the public role during init: its first list request makes only its own two reads', async () => {
+    // Prepare: a fresh article function whose caches outlive the request (the suite's are off).
+    vi.resetModules()
+    process.env.CONTENT_TYPE = 'api::article.article'
+    process.env.CACHE_TTL_MS = '60000'
+    let fresh: Handler
+    try {
+      fresh = (await import('../../functions/content.js')).handler as unknown as Handler
+    } finally {
+      process.env.CACHE_TTL_MS = '0'
+    }
+    const written: string[] = []
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => written.push(String(chunk)) > 0)
+
+    // Act: the first request, anonymous, of page 1.
+    let result: LambdaResult
+    try {
+      result = await call(fresh, { method: 'GET', path: '/api/articles', resource: '/api/articles' })
+    } finally {
+      spy.mockRestore()
+    }
+
+    // Assess: the page and its count item, read in parallel, and nothing read first.
+    expect(result.statusCode).toBe(200)
+    const [line] = written.join('').split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text))
+    expect(line).toMatchObject({ route: '/api/articles', status: 200, dynamodb: { calls: 2 } })
+  })
+})
+
 describe('the production bundles', () => {
   const ADMIN_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminTokenSecret-AbCdEf'
   const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'

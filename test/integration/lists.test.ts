@@ -38,6 +38,14 @@ describe('GET /api/articles', () => {
     expect(meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 1, total: titles.length })
   })
 
+  it('answers a repeated query string as the first time (its parsed query is kept), and a 400 every time it is invalid', async () => {
+    for (let round = 0; round < 2; round++) {
+      expect((await list('sort=title&pagination[pageSize]=3')).data.map((d) => d.title)).toEqual([null, 'apple', 'Apple'])
+      expect((await list('locale=fr&sort=title')).data.every((d) => d.locale === 'fr')).toBe(true)
+      expect((await ctx.request('GET', '/api/articles?pagination[pageSize]=0')).status).toBe(400)
+    }
+  })
+
   it('lists only the requested locale', async () => {
     const { data, meta } = await list('locale=fr')
     expect(data.map((d) => d.locale)).toEqual(['fr', 'fr', 'fr'])
