@@ -3,7 +3,7 @@
 
 /** A Map of at most `capacity` entries; `get` counts as a use, `set` past the capacity evicts the least recently used. */
 export class LruMap<K, V> {
-  private readonly entries = new Map<K, V>()
+  protected readonly entries = new Map<K, V>()
 
   constructor(private readonly capacity: number) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new Error(`LruMap capacity must be a positive integer, got ${capacity}`)
