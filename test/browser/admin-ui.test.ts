@@ -66,7 +66,9 @@ beforeAll(async () => {
   server = await startServer(createServerApp(ctx.services, (line) => logLines.push(line)))
   browser = await launchBrowser()
   page = await browser.context.newPage()
-  page.setDefaultTimeout(5000)
+  // Generous waits: on a loaded 2-core CI machine a save and its redirect have taken over 5 s.
+  // These bound a hang; they are not timings under test.
+  page.setDefaultTimeout(20_000)
   page.on('pageerror', (error) => pageErrors.push(error.message))
   page.on('dialog', (dialog) => void dialog.accept())
 }, 60_000)
@@ -76,14 +78,14 @@ afterAll(async () => {
   await server?.close()
 })
 
-describe('the admin web interface, in Chromium', () => {
+describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
   it('refuses a wrong admin token, then signs in into an HttpOnly, SameSite=Strict, expiring session', async () => {
     await page.goto(url('/admin'))
     expect(new URL(page.url()).pathname).toBe('/admin/sign-in')
     await shot('sign-in')
     await page.getByLabel('Admin token').fill('not-the-admin-token-at-all')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect.poll(() => alert().textContent()).toContain('That is not the admin token')
+    await expect.poll(() => alert().textContent(), { timeout: 20_000 }).toContain('That is not the admin token')
 
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN)
     await page.getByRole('button', { name: 'Sign in' }).click()
