@@ -2,12 +2,12 @@
 // failing fast), the content types from the schema files bundled beside it, the secrets this
 // function may read from Secrets Manager (once per cold start), one DynamoDB client.
 import { fileURLToPath } from 'node:url'
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { configFromEnv } from '../lib/config.js'
 import { typeByUid, type ContentType } from '../lib/content-types.js'
 import { loadContentTypes } from '../lib/schema/load.js'
 import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
+import { secretReader } from './secrets.js'
 
 /** The environment variables naming each secret's ARN; the stack sets only those a function may read. */
 const SECRET_ARN_VARIABLES = { adminToken: 'ADMIN_SECRET_ARN', tokenHashSecret: 'TOKEN_HASH_SECRET_ARN' } as const
@@ -24,21 +24,25 @@ function required(name: string): string {
   return value
 }
 
-/** The secrets whose ARN is configured, fetched in parallel with one client. */
+/**
+ * The secrets whose ARN is configured, fetched in parallel. A failure names the variable and
+ * Secrets Manager's error, never a value, and fails the cold start.
+ */
 async function fetchSecrets(arns: ReadonlyMap<SecretName, string>): Promise<Partial<Record<SecretName, string>>> {
   if (arns.size === 0) return {}
-  const client = new SecretsManagerClient({ region: required('AWS_REGION') })
-  try {
-    const entries = await Promise.all([...arns].map(async ([name, arn]) => {
-      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }))
-      // The message names the variable, never the value.
-      if (SecretString === undefined || SecretString === '') throw new Error(`The secret named by ${SECRET_ARN_VARIABLES[name]} is empty`)
-      return [name, SecretString] as const
-    }))
-    return Object.fromEntries(entries)
-  } finally {
-    client.destroy()
-  }
+  const read = secretReader({ region: required('AWS_REGION'), endpoint: optional('AWS_ENDPOINT_URL_SECRETS_MANAGER') })
+  const entries = await Promise.all([...arns].map(async ([name, arn]) => {
+    const variable = SECRET_ARN_VARIABLES[name]
+    let value: string | undefined
+    try {
+      value = await read(arn)
+    } catch (error) {
+      throw new Error(`Cannot read the secret named by ${variable} from Secrets Manager: ${String(error)}`, { cause: error })
+    }
+    if (value === undefined || value === '') throw new Error(`The secret named by ${variable} is empty`)
+    return [name, value] as const
+  }))
+  return Object.fromEntries(entries)
 }
 
 /**

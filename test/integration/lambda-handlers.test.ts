@@ -3,18 +3,17 @@
 // the spec (content-api.md) and behaviour.md.
 import { randomBytes } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { BUNDLED_FILES, CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
 import { DEFAULT_CONTENT_TYPES_DIR } from '../../lib/schema/load.js'
+import { fakeSecretsManager, signedGetSecretValue } from '../support/fake-secrets-manager.js'
 import { assertLoopback } from '../support/loopback.js'
 
 interface LambdaResult {
@@ -529,37 +528,18 @@ describe('a content function\'s cold start', () => {
 describe('the production bundles', () => {
   const ADMIN_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminTokenSecret-AbCdEf'
   const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'
+  const DENIED_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OtherStackSecret-MnOpQr'
+  const EMPTY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:EmptySecret-StUvWx'
   /**
    * Bundles stay small: a cold start loads and parses the whole file. The benchmark's target, 500 KB
-   * (500,000 bytes), holds for the content and locales ones; the admin one, with the web interface,
-   * is the largest and misses it since wide writes (lib/storage/wide/, about 507 KB): a known miss
-   * the benchmark reports (README), bounded here so that it cannot grow unnoticed.
+   * (500,000 bytes), holds for each; the admin one, with the web interface, is the largest.
    */
-  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 510_000, content: 500_000, locales: 500_000 }
-
-  /** A stand-in for Secrets Manager's GetSecretValue on loopback (no AWS is reachable from tests). */
-  async function fakeSecretsManager(secrets: Record<string, string>) {
-    const requests: { target: unknown; SecretId: string }[] = []
-    const server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      req.on('end', () => {
-        const { SecretId } = JSON.parse(body) as { SecretId: string }
-        requests.push({ target: req.headers['x-amz-target'], SecretId })
-        const secret = secrets[SecretId]
-        if (secret === undefined) {
-          res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.1' })
-          res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }))
-          return
-        }
-        res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.1' })
-        res.end(JSON.stringify({ ARN: SecretId, Name: SecretId.split(':').at(-1), SecretString: secret, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 }))
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
-    return { endpoint: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(resolve)) }
-  }
+  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 500_000, content: 500_000, locales: 500_000 }
+  /** The execution role's temporary credentials, as Lambda puts them in the environment. */
+  const CREDENTIALS = { accessKeyId: `ASIA${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64'), sessionToken: randomBytes(48).toString('base64') }
+  const REGION = 'eu-west-1'
+  /** What Secrets Manager receives for a GetSecretValue of `arn` signed with CREDENTIALS. */
+  const signedGet = (arn: string) => signedGetSecretValue(arn, CREDENTIALS, REGION)
 
   /** Bundles `entries` (functions/<entry>.ts) as the stack does; returns each bundle's path. */
   async function bundle(dir: string, entries: string[]): Promise<Record<string, string>> {
@@ -595,6 +575,9 @@ describe('the production bundles', () => {
   let dir: string
   let bundles: Record<string, string>
   let secretsManager: Awaited<ReturnType<typeof fakeSecretsManager>>
+  let coldStarts = 0
+  /** A fresh cold start of a bundle: a module URL of its own, so that its init runs again. */
+  const coldStart = (entry: string) => import(`${pathToFileURL(bundles[entry]!).href}?cold-start=${++coldStarts}`) as Promise<{ handler: Handler }>
   let logged: unknown[]
   let spies: { mockRestore(): void }[]
   const adminSecret = randomBytes(24).toString('hex')
@@ -607,7 +590,7 @@ describe('the production bundles', () => {
     // start, and the admin interface's static files.
     cpSync(DEFAULT_CONTENT_TYPES_DIR, join(dir, 'content-types'), { recursive: true })
     for (const [source, into] of BUNDLED_FILES['functions/admin.ts'] ?? []) cpSync(new URL(`../../${source}`, import.meta.url), join(dir, into), { recursive: true })
-    secretsManager = await fakeSecretsManager({ [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey })
+    secretsManager = await fakeSecretsManager({ secrets: { [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey, [EMPTY_ARN]: '', [DENIED_ARN]: 'never read' }, credentials: CREDENTIALS, region: REGION, denied: [DENIED_ARN] })
     logged = []
     spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
     // What the stack sets: secret ARNs, no secret value in the environment.
@@ -615,15 +598,20 @@ describe('the production bundles', () => {
     Object.assign(process.env, {
       TOKEN_HASH_SECRET_ARN: HASH_KEY_ARN,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
     })
+  })
+
+  beforeEach(() => {
+    Object.assign(process.env, { TOKEN_HASH_SECRET_ARN: HASH_KEY_ARN, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_SESSION_TOKEN: CREDENTIALS.sessionToken })
+    delete process.env.ADMIN_SECRET_ARN
+    secretsManager.requests.length = 0
+    secretsManager.failNext(0)
   })
 
   afterAll(async () => {
     for (const spy of spies) spy.mockRestore()
     process.env.ADMIN_TOKEN = ADMIN_TOKEN
-    for (const key of ['ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete process.env[key]
+    for (const key of ['ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']) delete process.env[key]
     await secretsManager.close()
     rmSync(dir, { recursive: true, force: true })
   })
@@ -651,10 +639,7 @@ describe('the production bundles', () => {
     const created = await adminRequest('POST', adminSecret, '/admin/api-tokens', { name: 'bundle', type: 'read-only' })
     expect(created.statusCode).toBe(201)
     const bundleKey: string = bodyOf(created).data.accessKey
-    expect([...secretsManager.requests].sort((a, b) => a.SecretId.localeCompare(b.SecretId))).toEqual([
-      { target: 'secretsmanager.GetSecretValue', SecretId: ADMIN_ARN },
-      { target: 'secretsmanager.GetSecretValue', SecretId: HASH_KEY_ARN },
-    ])
+    expect([...secretsManager.requests].sort((a, b) => a.SecretId.localeCompare(b.SecretId))).toEqual([signedGet(ADMIN_ARN), signedGet(HASH_KEY_ARN)])
 
     // A content function: the hash key ARN alone, no admin token anywhere.
     delete process.env.ADMIN_SECRET_ARN
@@ -666,7 +651,7 @@ describe('the production bundles', () => {
     expect(withBundleKey.statusCode).toBe(200)
     expect(bodyOf(withBundleKey).meta.pagination.total).toBe(3)
     expect((await list(bundledArticle, bundleKey)).statusCode).toBe(200)
-    expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: HASH_KEY_ARN }])
+    expect(secretsManager.requests).toEqual([signedGet(HASH_KEY_ARN)])
 
     // Keys are stored under the hash key secret, not under a key derived from an admin token.
     expectError(await list(article, bundleKey), 401, 'UnauthorizedError')
@@ -675,10 +660,53 @@ describe('the production bundles', () => {
     expect(JSON.stringify(logged)).not.toContain(hashKey)
   })
 
-  it('fails the cold start of a content function whose hash key secret cannot be read', async () => {
+  it('fails the cold start of a function whose hash key secret cannot be read, naming the variable and the error, once', async () => {
     process.env.TOKEN_HASH_SECRET_ARN = `${HASH_KEY_ARN}-gone`
+    await expect(import(pathToFileURL(bundles.locales!).href)).rejects.toThrow(
+      "Cannot read the secret named by TOKEN_HASH_SECRET_ARN from Secrets Manager: ResourceNotFoundException: Secrets Manager can't find the specified secret. (HTTP 400)")
+    // A client error: not tried again.
+    expect(secretsManager.requests).toEqual([signedGet(`${HASH_KEY_ARN}-gone`)])
+  })
+
+  it('fails the cold start on a secret it may not read (AccessDeniedException) or an empty one, naming the variable, never a value', async () => {
+    // The admin function, whose admin token ARN names a secret it may not read.
+    process.env.ADMIN_SECRET_ARN = DENIED_ARN
+    const denied = await coldStart('admin').then(() => undefined, (error: Error) => error)
+    expect(denied?.message).toMatch(/^Cannot read the secret named by ADMIN_SECRET_ARN from Secrets Manager: AccessDeniedException: User: .* is not authorized to perform: secretsmanager:GetSecretValue .*\(HTTP 400\)$/)
+    // Both were asked for in parallel: the hash key's answer may still be on its way.
+    await vi.waitFor(() => expect([...secretsManager.requests].sort((a, b) => a.SecretId.localeCompare(b.SecretId))).toEqual([signedGet(DENIED_ARN), signedGet(HASH_KEY_ARN)]))
+
+    // A content function whose hash key secret is empty.
+    delete process.env.ADMIN_SECRET_ARN
+    process.env.TOKEN_HASH_SECRET_ARN = EMPTY_ARN
+    process.env.CONTENT_TYPE = 'api::article.article'
+    await expect(coldStart('content')).rejects.toThrow(/^The secret named by TOKEN_HASH_SECRET_ARN is empty$/)
+    expect(JSON.stringify(logged)).not.toContain(hashKey)
+    expect(String(denied)).not.toContain(hashKey)
+  })
+
+  it('tries a GetSecretValue answered 500 again and starts; after 3 such answers its cold start fails naming the variable', async () => {
+    // Prepare: the next answer is a 500.
+    secretsManager.failNext(1)
+
+    // Act: a cold start of the locales function.
+    const { handler } = await coldStart('locales')
+
+    // Assess: two signed requests, the second answered, and the function serves.
+    expect(secretsManager.requests).toEqual([signedGet(HASH_KEY_ARN), signedGet(HASH_KEY_ARN)])
+    expect((await handler(restEvent({ method: 'GET', path: '/api/i18n/locales', resource: '/api/i18n/locales' }), {})).statusCode).toBe(200)
+
+    // Three 500s: the SDK's standard retry gives up after its third attempt, and so does the init.
     secretsManager.requests.length = 0
-    await expect(import(pathToFileURL(bundles.locales!).href)).rejects.toThrow(/can't find the specified secret/)
-    expect(secretsManager.requests).toEqual([{ target: 'secretsmanager.GetSecretValue', SecretId: `${HASH_KEY_ARN}-gone` }])
+    secretsManager.failNext(3)
+    await expect(coldStart('locales')).rejects.toThrow(
+      'Cannot read the secret named by TOKEN_HASH_SECRET_ARN from Secrets Manager: InternalServiceError: An error occurred on the server side. (HTTP 500), after 3 attempts')
+    expect(secretsManager.requests).toHaveLength(3)
+  })
+
+  it('signs with the credentials in the environment: a request signed with another secret key is refused, as Secrets Manager does', async () => {
+    process.env.AWS_SECRET_ACCESS_KEY = randomBytes(30).toString('base64')
+    await expect(coldStart('locales')).rejects.toThrow(/^Cannot read the secret named by TOKEN_HASH_SECRET_ARN from Secrets Manager: InvalidSignatureException: /)
+    expect(secretsManager.requests).toEqual([{ ...signedGet(HASH_KEY_ARN), signature: 'wrong' }])
   })
 })
