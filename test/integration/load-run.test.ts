@@ -1,0 +1,21 @@
+// `npm run load` (bench/load.ts) as a short run: its checks of the table against the acknowledged
+// writes must hold on the current storage (drafts beside published versions included), so the
+// figures the README reports from it stay reproducible. It starts its own DynamoDB Local.
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+it('runs the load for 4 s and passes every check of the acknowledged writes', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts'], { cwd: ROOT, env: { ...process.env, LOAD_DURATION_S: '4', LOAD_CONNECTIONS: '8' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const report = output.split('\n').filter((line) => line.startsWith('[load]') || line.startsWith('  - ')).join('\n')
+  expect(report).toContain('all checks passed')
+  expect(code, report).toBe(0)
+  // Writes of every kind were made and checked, not an empty run.
+  for (const kind of ['POST', 'PUT (update)', 'PUT (new localization)', 'PUT hot (non-localized)', 'DELETE']) expect(report).toMatch(new RegExp(`${kind.replace(/[()]/g, '\\$&')} +200|${kind.replace(/[()]/g, '\\$&')} +204`))
+}, 90_000)
