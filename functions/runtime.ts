@@ -30,7 +30,12 @@ function required(name: string): string {
  */
 async function fetchSecrets(arns: ReadonlyMap<SecretName, string>): Promise<Partial<Record<SecretName, string>>> {
   if (arns.size === 0) return {}
-  const read = secretReader({ region: required('AWS_REGION'), endpoint: optional('AWS_ENDPOINT_URL_SECRETS_MANAGER') })
+  let read: ReturnType<typeof secretReader>
+  try {
+    read = secretReader({ region: required('AWS_REGION'), endpoint: optional('AWS_ENDPOINT_URL_SECRETS_MANAGER') })
+  } catch (error) {
+    throw new Error(`AWS_ENDPOINT_URL_SECRETS_MANAGER: ${(error as Error).message}; set it to the service's URL, or unset it for the region's`, { cause: error })
+  }
   const entries = await Promise.all([...arns].map(async ([name, arn]) => {
     const variable = SECRET_ARN_VARIABLES[name]
     let value: string | undefined

@@ -70,10 +70,17 @@ function answerError(status: number, headers: IncomingMessage['headers'], body: 
 /** Whether the SDK's standard retry would try again after `error`. */
 const retryable = (error: SecretsManagerError) => isThrottlingError(error) || isTransientError(error) || isServerError(error)
 
+/** The service's URL: `endpoint`, which must be an http(s) URL, or the region's. */
+function endpointUrl(region: string, endpoint: string | undefined): URL {
+  if (endpoint === undefined) return new URL(`https://secretsmanager.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`)
+  const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new Error(`The Secrets Manager endpoint ${url?.href ?? endpoint} is not an http(s) URL`)
+  return url
+}
+
 /** A GetSecretValue reader on the environment's credentials; checks the endpoint at once. */
 export function secretReader({ region, endpoint, timeoutMs = ATTEMPT_TIMEOUT_MS }: SecretsManagerOptions): SecretReader {
-  const url = new URL(endpoint ?? `https://secretsmanager.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}/`)
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`The Secrets Manager endpoint ${url.href} is not an http(s) URL`)
+  const url = endpointUrl(region, endpoint)
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   const signer = new SignatureV4({ service: 'secretsmanager', region, credentials: fromEnv(), sha256: Sha256 })
 

@@ -704,6 +704,16 @@ describe('the production bundles', () => {
     expect(secretsManager.requests).toHaveLength(3)
   })
 
+  it('fails the cold start on an endpoint that is not a URL, naming AWS_ENDPOINT_URL_SECRETS_MANAGER, before any request', async () => {
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = 'not a url'
+    try {
+      await expect(coldStart('locales')).rejects.toThrow("AWS_ENDPOINT_URL_SECRETS_MANAGER: The Secrets Manager endpoint not a url is not an http(s) URL; set it to the service's URL, or unset it for the region's")
+      expect(secretsManager.requests).toEqual([])
+    } finally {
+      process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secretsManager.endpoint
+    }
+  })
+
   it('signs with the credentials in the environment: a request signed with another secret key is refused, as Secrets Manager does', async () => {
     process.env.AWS_SECRET_ACCESS_KEY = randomBytes(30).toString('base64')
     await expect(coldStart('locales')).rejects.toThrow(/^Cannot read the secret named by TOKEN_HASH_SECRET_ARN from Secrets Manager: InvalidSignatureException: /)

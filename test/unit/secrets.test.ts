@@ -111,6 +111,8 @@ describe('GetSecretValue without the SDK client', () => {
 
   it('refuses an endpoint that is not an http(s) URL, and fails without credentials', async () => {
     expect(() => secretReader({ region: REGION, endpoint: 'ftp://127.0.0.1/' })).toThrow('The Secrets Manager endpoint ftp://127.0.0.1/ is not an http(s) URL')
+    expect(() => secretReader({ region: REGION, endpoint: 'secrets.local:4566' })).toThrow('The Secrets Manager endpoint secrets.local:4566 is not an http(s) URL')
+    expect(() => secretReader({ region: REGION, endpoint: 'not a url' })).toThrow('The Secrets Manager endpoint not a url is not an http(s) URL')
     delete process.env.AWS_ACCESS_KEY_ID
     await expect(secretReader({ region: REGION, endpoint: secretsManager.endpoint })(ARN)).rejects.toThrow('Unable to find environment variable credentials.')
     expect(secretsManager.requests).toEqual([])
