@@ -7,7 +7,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { parseConfig, type Config } from '../../lib/config.js'
 import { HEAD, META, parseList, versionList } from '../../lib/table.js'
-import { itemToVersion } from '../../lib/storage/items.js'
+import { itemToVersion, type Version } from '../../lib/storage/items.js'
 import { publicationState } from '../../lib/storage/document-plan.js'
 import { linkKeys } from '../../lib/storage/links.js'
 import { createServerApp } from '../../lib/server-app.js'
@@ -174,24 +174,35 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
   expect([...versionLocales].filter((locale) => !registered.has(locale))).toEqual([]) // never a version in an unregistered locale
   const keyOf = (item: Record<string, unknown>, list: string) => `${String(item.documentId)}|${list}`
   const ownKeys = new Set(own.map((item) => keyOf(item, String(item.locale))))
+  // Each document's versions, read once (a document in 100 locales has 200).
+  const versionsOf = new Map<string, Version[]>()
+  const versionOf = new Map<Record<string, unknown>, Version>()
+  for (const item of own) {
+    const type = shippedTypes.find((candidate) => candidate.uid === item.contentType)
+    if (type === undefined) continue
+    const version = itemToVersion(type, item)
+    versionOf.set(item, version)
+    const key = `${String(item.documentId)}|${String(item.contentType)}`
+    versionsOf.set(key, [...(versionsOf.get(key) ?? []), version])
+  }
   for (const item of own.filter((entry) => entry.ps !== undefined)) {
     const { locale, status } = parseList(String(item.locale))
     // Every published version has its draft, and the stored state is the one the pair gives.
     if (status === 'published') expect(ownKeys.has(keyOf(item, versionList(locale, 'draft')))).toBe(true)
-    const type = shippedTypes.find((candidate) => candidate.uid === item.contentType)
-    if (type === undefined) continue
-    const versions = own.filter((entry) => entry.documentId === item.documentId && entry.contentType === item.contentType).map((entry) => itemToVersion(type, entry))
-    expect({ item: keyOf(item, String(item.locale)), state: String(item.ps).slice(-1) }).toEqual({ item: keyOf(item, String(item.locale)), state: publicationState(versions, itemToVersion(type, item)) })
+    const version = versionOf.get(item)
+    if (version === undefined) continue
+    const versions = versionsOf.get(`${String(item.documentId)}|${String(item.contentType)}`) ?? []
+    expect({ item: keyOf(item, String(item.locale)), state: String(item.ps).slice(-1) }).toEqual({ item: keyOf(item, String(item.locale)), state: publicationState(versions, version) })
   }
-  expectLinksIndexed(items)
+  expectLinksIndexed(items, versionOf)
 }
 
 /** The index of links by target holds every link a version holds (it may hold more: lib/storage/links.ts). */
-export function expectLinksIndexed(items: readonly Record<string, any>[]): void {
+export function expectLinksIndexed(items: readonly Record<string, any>[], read: ReadonlyMap<Record<string, unknown>, Version> = new Map()): void {
   const indexed = new Set(items.filter((item) => String(item.documentId).startsWith('#link:')).map((item) => `${String(item.documentId)}\u0000${String(item.locale)}`))
   const own = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== HEAD && !String(item.locale).startsWith('~'))
   for (const type of shippedTypes) {
-    const versions = own.filter((item) => item.contentType === type.uid).map((item) => itemToVersion(type, item))
+    const versions = own.filter((item) => item.contentType === type.uid).map((item) => read.get(item) ?? itemToVersion(type, item))
     for (const [key] of linkKeys(type, versions)) expect({ link: key, indexed: indexed.has(key) }).toEqual({ link: key, indexed: true })
   }
 }
