@@ -65,9 +65,9 @@ describe('ci.yml', () => {
     expect(uses(job!, 'actions/setup-java')).toBeUndefined()
   })
 
-  it('installs with npm ci, then type-checks, tests and synthesizes, in that order', () => {
+  it('installs with npm ci, then type-checks, tests, runs the race tests at full rounds and synthesizes, in that order', () => {
     const commands = runs(job!)
-    const order = ['npm ci', 'npm run typecheck', 'npm test', 'npm run synth'].map((command) => commands.indexOf(command))
+    const order = ['npm ci', 'npm run typecheck', 'npm test', 'npm run test:soak', 'npm run synth'].map((command) => commands.indexOf(command))
     expect(order.every((index) => index >= 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
   })

@@ -6,12 +6,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
 import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 
 type Doc = Record<string, any>
 
 const LOCALES = ['en', 'fr', 'de', 'es', 'it']
 const WRITERS = 40
-const ROUNDS = 8
+const ROUNDS = rounds(8)
 
 /** The revision in an ETag `"<id>.<rev>"`. */
 const revOf = (etag: string | null) => Number(/^"\d+\.(\d+)"$/.exec(etag ?? '')?.[1])

@@ -11,8 +11,9 @@ import {
   STATUSES, dataOf, draftClient, expectListsMatchBruteForce, isolatedPeer, listAll, versionsOf,
   type Doc, type DraftClient, type Requester, type Status,
 } from '../support/drafts.js'
+import { rounds } from '../support/rounds.js'
 
-const ROUNDS = 6
+const ROUNDS = rounds(6)
 /** Documents raced at once in one round, each behind a barrier of its own. */
 const PER_ROUND = 3
 

@@ -3,6 +3,7 @@
 import { parseList, versionList } from '../../lib/table.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 
 const CHAINS: Record<string, string[]> = { fr: ['fr', 'en'], 'fr-CA': ['fr-CA', 'fr', 'en'] }
 const LOCALES = ['en', 'fr', 'fr-CA']
@@ -39,7 +40,7 @@ describe('fallback races', () => {
       expect(created.status).toBe(200)
       documentIds.push((await json(created)).data.documentId)
     }
-    for (let round = 0; round < 30; round++) {
+    for (let round = 0; round < rounds(30); round++) {
       holdWrites(ctx, documentIds, 3, 300) // the writes to each document decide on the same read (a 400/404 never writes: 300 ms)
       const responses = await Promise.all(documentIds.flatMap((documentId) => [0, 1, 2].map((i) => randomWrite(documentId, round, i))))
       // 400: a non-localized value sent to a locale with no version yet (cannot create a localization).
@@ -66,5 +67,5 @@ describe('fallback races', () => {
     const order = (list: Record<string, unknown>[]) => [...list].sort((a, b) => `${a.documentId}${a.locale}`.localeCompare(`${b.documentId}${b.locale}`))
     expect(order(actual)).toEqual(order(expected))
     await expectStorageInvariants(ctx) // the `~<L>` count items equal the served copies
-  }, 90_000) // 30 rounds of 18 writes to both statuses' versions and copies: about 25 s on a quiet 2-core machine
+  }, 90_000) // 10 rounds (30 in test:soak) of 18 writes to both statuses' versions and copies: about 25 s at 30 on a quiet 2-core machine
 })

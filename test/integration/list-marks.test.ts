@@ -7,6 +7,7 @@ import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 import { articleData, body } from '../support/factories.js'
 import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 
 const N = 320
 /** Few distinct views, so sorted lists have long runs of ties; titles in mixed case and accents. */
@@ -129,7 +130,7 @@ describe('list marks', () => {
     const ids = async () => (await json(await reference.request('GET', '/api/articles?pagination[limit]=100&fields[0]=title&sort=id'))).data.map((d: { documentId: string }) => d.documentId) as string[]
     const pages = () => Array.from({ length: 4 }, () => `sort=${pick(SORTS)}&pagination[start]=${Math.floor(next() * (N - 20))}&pagination[limit]=${1 + Math.floor(next() * 30)}`)
     const created: string[] = []
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < rounds(15); round++) {
       // Deep pages of every order first, so the process holds marks of this revision.
       for (const search of pages()) await both(search)
       const documentIds = await ids()

@@ -6,6 +6,7 @@
 // same table, as concurrent requests reach different instances.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createPeer, createTestContext, holdWrites, expectStorageInvariants, json, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 
 type Doc = Record<string, any>
 
@@ -358,7 +359,7 @@ describe('races', () => {
   })
 
   describe('hardening: lost races re-apply instead of answering 409', () => {
-    const ROUNDS = 30
+    const ROUNDS = rounds(30)
 
     it('never answers 409 to five parallel PUTs creating five localizations of one document', async () => {
       await ctx.addLocales('es', 'it', 'pt')
@@ -388,7 +389,7 @@ describe('races', () => {
         for (const locale of locales.slice(1)) await localize(documentId, locale, { title: locale })
         return documentId
       }))
-      for (let round = 0; round < ROUNDS / 10; round++) {
+      for (let round = 0; round < Math.ceil(ROUNDS / 10); round++) {
         barrier(documentIds, 5)
         await Promise.all(documentIds.map(async (documentId, d) => {
           const responses = await Promise.all(locales.map((locale, i) => put(`/api/articles/${documentId}?locale=${locale}`, { views: round * 100 + d * 10 + i })))
@@ -459,7 +460,7 @@ describe('races', () => {
     })
 
     it('posts without a locale to the stored default after parallel default switches', async () => {
-      for (let round = 0; round < 10; round++) {
+      for (let round = 0; round < rounds(10); round++) {
         const responses = await Promise.all(['fr', 'de', 'en'].map((code) => ctx.admin('PUT', `/admin/i18n/locales/${code}`, { isDefault: true })))
         // A registry write that lost the race is re-read and re-applied: every switch succeeds.
         expect(responses.map((response) => response.status)).toEqual([200, 200, 200])

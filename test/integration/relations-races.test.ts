@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createPeer, expectLinksIndexed, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
 import { dataOf, type Doc, type Requester } from '../support/drafts.js'
 import { getOne, idsOf, messagesOf, notFoundIn, shop, type Shop } from '../support/relations.js'
+import { rounds } from '../support/rounds.js'
 
-const ROUNDS = 5
+const ROUNDS = rounds(5)
 const HOLD_MS = 3000
 
 let current: TestContext | undefined

@@ -8,6 +8,7 @@ import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
 import { META } from '../../lib/table.js'
 import { createTestContext, holdWrites, json, scanTable, tableSnapshot, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 
 const FIXTURE = new URL('../fixtures/strapi-project/src/api/', import.meta.url).pathname
 const types: readonly ContentType[] = loadContentTypes(FIXTURE)
@@ -127,7 +128,7 @@ describe('a type from a Strapi schema file', () => {
     it('keeps claims equal to the values held when two documents swap values at once, over many rounds', async () => {
       const a = (await json(await create({ name: 'Swap A', sku: 'SWA-001' }))).data.documentId as string
       const b = (await json(await create({ name: 'Swap B', sku: 'SWB-001' }))).data.documentId as string
-      for (let round = 0; round < 10; round++) {
+      for (let round = 0; round < rounds(10); round++) {
         // Each document gets one write, so the barrier releases both together at its timeout: the two
         // transactions decide on the same reads.
         holdWrites(ctx, [a, b], 2, 300)
