@@ -2,10 +2,9 @@
 // locales, a document whose versions pass 1 MB, a non-localized change that every version and
 // served copy takes, and DELETE locale=*. Each is checked as a reader sees it at every step of
 // the write (held behind a barrier), with a write failing at each step, and in storage after.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ATTR, HEAD } from '../../lib/table.js'
-import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
+import { createPeer, createTestContext, documentItems, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
 import { rounds } from '../support/rounds.js'
 
 /** 100 locales: en, 79 of their own, and 20 that fall back to en (each a served copy of both statuses). */
@@ -78,21 +77,9 @@ describe('a document in 100 locales, past 1 MB', () => {
     return values
   }
 
-  /** Every item of the document's partition (versions, served copies, head), strongly consistent. */
-  async function rawItems(documentId: string): Promise<Record<string, any>[]> {
-    const items: Record<string, any>[] = []
-    let start: Record<string, any> | undefined
-    do {
-      const page = await ctx.db.send(new QueryCommand({ TableName: ctx.config.tableName, KeyConditionExpression: 'documentId = :d', ExpressionAttributeValues: { ':d': documentId }, ConsistentRead: true, ExclusiveStartKey: start }))
-      items.push(...(page.Items ?? []))
-      start = page.LastEvaluatedKey
-    } while (start !== undefined)
-    return items
-  }
-
   /** Storage after a write: nothing marked, no change open on the head, every count exact. */
   async function expectSettled(documentId: string): Promise<void> {
-    const items = await rawItems(documentId)
+    const items = await documentItems(ctx, documentId)
     expect(items.filter((item) => item[ATTR.pending] !== undefined || item[ATTR.placeholder] !== undefined).map((item) => item.locale)).toEqual([])
     const head = items.find((item) => item.locale === HEAD)
     expect(head?.[ATTR.change] === undefined || head[ATTR.change].done === true).toBe(true)
@@ -122,7 +109,7 @@ describe('a document in 100 locales, past 1 MB', () => {
 
   it('reads the whole document past 1 MB; a non-localized PUT reaches all 160 versions and 40 copies; the reindex writes it again whole', async () => {
     const documentId = await document(1, OWN, true)
-    const raw = await rawItems(documentId)
+    const raw = await documentItems(ctx, documentId)
     expect(raw.reduce((size, item) => size + JSON.stringify(item).length, 0)).toBeGreaterThan(1024 * 1024)
     const put = await ctx.request('PUT', `/api/articles/${documentId}?locale=${OWN[3]}`, { token: key, body: { data: { views: 42, category: 'wide', title: 'changed' } } })
     expect(put.status).toBe(200)
@@ -158,7 +145,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     const writing = ctx.request('PUT', `/api/articles/${documentId}?locale=en`, { token: key, body: { data: { views: 6 } } })
     await before.arrived
     // Every item it will rewrite is marked by now: nothing reads differently.
-    expect((await rawItems(documentId)).filter((item) => item[ATTR.pending] !== undefined).length).toBeGreaterThan(90)
+    expect((await documentItems(ctx, documentId)).filter((item) => item[ATTR.pending] !== undefined).length).toBeGreaterThan(90)
     expect(await seen(documentId)).toEqual(new Set(['5/c0']))
     ctx.db.middlewareStack.remove('barrier')
     const during = barrier(isApply)

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect, inject } from 'vitest'
 import type { Hono } from 'hono'
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
 import { parseConfig, type Config } from '../../lib/config.js'
 import { HEAD, META, parseList, versionList } from '../../lib/table.js'
@@ -139,6 +139,18 @@ export async function scanTable(ctx: TestContext): Promise<Record<string, any>[]
   return items.sort((a, b) => `${a.documentId}|${a.locale}`.localeCompare(`${b.documentId}|${b.locale}`))
 }
 
+/** Every item of one document's partition (versions, served copies, head), strongly consistent, past 1 MB too. */
+export async function documentItems(ctx: TestContext, documentId: string): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const page = await ctx.db.send(new QueryCommand({ TableName: ctx.config.tableName, KeyConditionExpression: 'documentId = :d', ExpressionAttributeValues: { ':d': documentId }, ConsistentRead: true, ExclusiveStartKey: start }))
+    items.push(...(page.Items ?? []))
+    start = page.LastEvaluatedKey
+  } while (start !== undefined)
+  return items
+}
+
 /** The whole table as one comparable string: equal before and after means nothing was written. */
 export async function tableSnapshot(ctx: TestContext): Promise<string> {
   return JSON.stringify((await scanTable(ctx)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort())
@@ -183,7 +195,9 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
     const version = itemToVersion(type, item)
     versionOf.set(item, version)
     const key = `${String(item.documentId)}|${String(item.contentType)}`
-    versionsOf.set(key, [...(versionsOf.get(key) ?? []), version])
+    const versions = versionsOf.get(key)
+    if (versions === undefined) versionsOf.set(key, [version])
+    else versions.push(version)
   }
   for (const item of own.filter((entry) => entry.ps !== undefined)) {
     const { locale, status } = parseList(String(item.locale))
