@@ -1,37 +1,44 @@
-// `npm run bench:dynamodb-local`: what one write call costs DynamoDB Local itself, apart from this
-// project's code (issue 20, point 3: what bounds creates and updates on this machine). Starts
-// DynamoDB Local in memory, makes the project's table, warms Java's JIT, then sends
+// `npm run bench:dynamodb-local [-- --profile]`: what one call costs DynamoDB Local itself, apart
+// from this project's code (issue 20, points 3 and 4: what bounds writes and uncached reads on this
+// machine). Starts DynamoDB Local in memory, makes the project's table, warms Java's JIT, then sends
 // TransactWriteItems of 1, 9, 20 and 50 Puts of a 2 KB item, single PutItem, BatchWriteItem of 9
 // Puts and a counter UpdateItem, each from 1 and from 10 callers at once, and prints the Java
-// process's CPU milliseconds per call (from /proc, Linux only) and the calls per second. Then the
-// same transactions on a table with the same keys and no index at all, against the project's table
-// (2 + SLOT_COUNT indexes), from 1 caller: with Puts of versions and with Updates of counters, items
-// that have none of the indexes' keys. Not a test: it asserts nothing; compare rows of one run only
-// (the machine is shared).
+// process's CPU milliseconds per call (from /proc, Linux only) and the calls per second. Then
+// writes (transactions of versions and of counters, items in no index) and reads (BatchGetItem,
+// Query, GetItem of versions) on three tables with the same keys and items: the project's, one with
+// only its two id-order indexes, one with none, from 1 caller. With --profile (needs the JDK's jcmd
+// and jfr), each of those also gets the share of Java's CPU samples spent re-reading the table's
+// stored description (java-profiler.ts). Not a test: it asserts nothing; compare rows of one run
+// only (the machine is shared).
 import { writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
-import { ensureTable } from '../lib/storage/schema.js'
-import { SLOT_COUNT } from '../lib/table.js'
+import { ensureTable, tableDefinition } from '../lib/storage/schema.js'
+import { INDEX, TABLE as TABLE_DECLARATION } from '../lib/table.js'
+import { JavaProfiler } from './java-profiler.js'
 import { cpuSeconds } from './process-cpu.js'
 
 const TABLE = 'content'
 const ROUNDS = Number(process.env.COST_ROUNDS ?? 200)
 const WARMUP = Number(process.env.COST_WARMUP ?? 400)
 
-// Its JVM is killed when this process exits (startDynamoLocal's exit hook and watchdog).
-const local = await startDynamoLocal()
+const PROFILE = process.argv.includes('--profile')
+
+// Its JVM is killed when this process exits (startDynamoLocal's exit hook and watchdog). The
+// profiler needs whole stacks: DynamoDB Local's JSON reads nest deeper than JFR's default 64 frames.
+const local = await startDynamoLocal({ javaOptions: PROFILE ? ['-XX:FlightRecorderOptions=stackdepth=2048'] : [] })
+const profiler = new JavaProfiler(local.pid)
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: local.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }))
 await ensureTable(db, TABLE)
-const BARE = 'no-indexes'
-await db.send(new CreateTableCommand({
-  TableName: BARE,
-  BillingMode: 'PAY_PER_REQUEST',
-  AttributeDefinitions: [{ AttributeName: 'documentId', AttributeType: 'S' }, { AttributeName: 'locale', AttributeType: 'S' }],
-  KeySchema: [{ AttributeName: 'documentId', KeyType: 'HASH' }, { AttributeName: 'locale', KeyType: 'RANGE' }],
-}))
+const idOrder: readonly string[] = Object.values(INDEX)
+const compared = [
+  { name: TABLE, label: `${TABLE} (${TABLE_DECLARATION.indexes.length} indexes)` },
+  { name: 'id-indexes', label: `byId and byPublication only (${idOrder.length} indexes)`, indexes: TABLE_DECLARATION.indexes.filter((index) => idOrder.includes(index.name)) },
+  { name: 'no-indexes', label: 'no indexes', indexes: [] },
+] as const
+for (const table of compared) if ('indexes' in table) await db.send(new CreateTableCommand(tableDefinition(table.name, table.indexes)))
 /** DynamoDB Local's CPU milliseconds so far. */
 const javaCpuMs = () => cpuSeconds(local.pid) * 1000
 
@@ -41,6 +48,17 @@ let serial = 0
 function version(): Record<string, unknown> {
   serial++
   return { documentId: `c${String(serial).padStart(23, '0')}`, locale: 'en', listKey: 'api::article.article#en', id: serial, k0: `a${serial}`, k1: `b${serial}`, rev: 1, title: `Title ${serial}`, body, views: serial % 50 }
+}
+/** Versions stored in each compared table before the reads, and the partition of 25 the Query reads. */
+const STORED = 500
+const QUERIED = '#bench-partition'
+/** The documentId of the i-th of the versions stored in each table before the reads. */
+const storedId = (i: number) => `s${String(i).padStart(23, '0')}`
+/** `count` distinct keys of stored versions, drawn at random. */
+function someKeys(count: number): { documentId: string; locale: string }[] {
+  const picked = new Set<number>()
+  while (picked.size < count) picked.add(Math.floor(Math.random() * STORED))
+  return [...picked].map((i) => ({ documentId: storedId(i), locale: 'en' }))
 }
 const transaction = (puts: number, table = TABLE) => () => db.send(new TransactWriteCommand({ TransactItems: Array.from({ length: puts }, () => ({ Put: { TableName: table, Item: version(), ConditionExpression: 'attribute_not_exists(documentId)' } })) }))
 /** 20 counter Updates in one transaction: items like a list's count or a document's head, in no index. */
@@ -78,22 +96,39 @@ for (const kind of kinds) {
   }
 }
 
-// The same transactions on a table without indexes, from one caller, each kind against the project's table.
-const pairs = [
-  { label: 'TransactWriteItems, 20 Puts of versions', call: (table: string) => transaction(20, table) },
-  { label: 'TransactWriteItems, 20 counter Updates', call: counters },
+// The same calls on three tables with the same keys: the project's, one with only the two id-order
+// indexes (byId, byPublication) and one with none, from one caller, writes and reads.
+const rows = [
+  { label: 'TransactWriteItems, 20 Puts of versions', items: 20, call: (table: string) => transaction(20, table) },
+  { label: 'TransactWriteItems, 20 counter Updates', items: 20, call: counters },
+  { label: 'BatchGetItem, 25 versions', items: 25, call: (table: string) => () => db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: someKeys(25) } } })) },
+  { label: 'Query, a partition of 25 versions', items: 25, call: (table: string) => () => db.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'documentId = :d', ExpressionAttributeValues: { ':d': QUERIED } })) },
+  { label: 'GetItem, 1 version', items: 1, call: (table: string) => () => db.send(new GetCommand({ TableName: table, Key: someKeys(1)[0] })) },
 ] as const
-for (const pair of pairs) for (const table of [TABLE, BARE]) await drive(pair.call(table), WARMUP / 4, 1)
-lines.push('', `The same transactions on the project's table (${TABLE}, ${2 + SLOT_COUNT} indexes) and on one with the same keys and no index, 1 caller:`, '',
-  '| call | table | Java CPU ms per call | Java CPU ms per item | calls/s |', '|---|---|--:|--:|--:|')
-for (const pair of pairs) {
-  for (const table of [TABLE, BARE]) {
+for (const table of compared) {
+  for (let first = 0; first < STORED; first += 25) {
+    await db.send(new BatchWriteCommand({ RequestItems: { [table.name]: Array.from({ length: 25 }, (_, i) => ({ PutRequest: { Item: { ...version(), documentId: storedId(first + i) } } })) } }))
+  }
+  await db.send(new BatchWriteCommand({ RequestItems: { [table.name]: Array.from({ length: 25 }, (_, i) => ({ PutRequest: { Item: { ...version(), documentId: QUERIED, locale: `l${i}` } } })) } }))
+}
+for (const row of rows) for (const table of compared) await drive(row.call(table.name), WARMUP / 4, 1)
+lines.push('', `The same calls on the project's table (${TABLE}), on one with only its two id-order indexes and on one with none (same keys, same items), 1 caller${PROFILE ? '; with --profile, the share of Java\'s CPU samples spent reading the table\'s stored description' : ''}:`, '',
+  `| call | table | Java CPU ms per call | Java CPU ms per item | calls/s |${PROFILE ? ' reading the table description |' : ''}`, `|---|---|--:|--:|--:|${PROFILE ? '--:|' : ''}`)
+for (const row of rows) {
+  for (const table of compared) {
     const cpuBefore = javaCpuMs()
     const start = performance.now()
-    await drive(pair.call(table), ROUNDS, 1)
+    await drive(row.call(table.name), ROUNDS, 1)
     const seconds = (performance.now() - start) / 1000
     const perCall = (javaCpuMs() - cpuBefore) / ROUNDS
-    lines.push(`| ${pair.label} | ${table === TABLE ? `${TABLE} (${2 + SLOT_COUNT} indexes)` : 'no indexes'} | ${perCall.toFixed(1)} | ${(perCall / 20).toFixed(2)} | ${(ROUNDS / seconds).toFixed(0)} |`)
+    // Recording costs Java CPU too: the share comes from calls of their own, after the measured ones.
+    let share = ''
+    if (PROFILE) {
+      profiler.start()
+      await drive(row.call(table.name), ROUNDS, 1)
+      share = ` ${profiler.stop()} |`
+    }
+    lines.push(`| ${row.label} | ${table.label} | ${perCall.toFixed(1)} | ${(perCall / row.items).toFixed(2)} | ${(ROUNDS / seconds).toFixed(0)} |${share}`)
   }
 }
 lines.push('', `load average at the end ${load()}`)

