@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Integration files share one DynamoDB Local; each file works in a table of its own.
+    // Each worker has a DynamoDB Local of its own (test/support/global-setup.ts); each file works in a table of its own.
     fileParallelism: true,
     maxWorkers: 2,
   },

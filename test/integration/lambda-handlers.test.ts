@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 import { BUNDLED_FILES, CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
@@ -171,7 +172,7 @@ const adminCall = (method: string, path: string, body?: unknown) =>
   call(admin, { method, path, resource: '/admin/{proxy+}', token: ADMIN_TOKEN, body })
 
 beforeAll(async () => {
-  const endpoint = inject('dynamoEndpoint')
+  const endpoint = dynamoEndpoint()
   assertLoopback(endpoint)
   const tableName = `lambda-${randomBytes(6).toString('hex')}`
   for (const key of ENV_KEYS) delete process.env[key]

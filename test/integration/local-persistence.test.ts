@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 import { AccessService, legacyTokenHashKey } from '../../lib/access.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
@@ -110,7 +111,7 @@ describe('npm start keeps its data in DATA_DIR', () => {
 describe('a table from before tokens had a key of their own (DYNAMODB_ENDPOINT)', () => {
   it('keeps its tokens valid, and keeps them valid after the admin token changes', async () => {
     // Prepare: a token stored as an older local run stored it, under the key derived from its admin token.
-    const endpoint = inject('dynamoEndpoint')
+    const endpoint = dynamoEndpoint()
     const tableName = `legacy-${randomBytes(6).toString('hex')}`
     const db = createDocumentClient({ region: 'us-east-1', endpoint })
     await ensureTable(db, tableName)

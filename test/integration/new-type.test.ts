@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
-import { afterAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 import { DEFAULT_CONTENT_TYPES_DIR } from '../../lib/schema/load.js'
 
 const run = promisify(execFile)
@@ -61,7 +62,7 @@ describe('a new schema file', () => {
   it('is served by npm start and described by its OpenAPI document, with no code change', async () => {
     const server = await startServer({
       CONTENT_TYPES_DIR: typesFolder({ review: REVIEW }),
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      DYNAMODB_ENDPOINT: dynamoEndpoint(),
       TABLE_NAME: `newtype-${randomBytes(6).toString('hex')}`,
       PORT: '0',
       ADMIN_TOKEN: 'new-type-admin-token-0123456789',

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, expect, inject, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
+import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 
 const run = promisify(execFile)
 const dir = mkdtempSync(join(tmpdir(), 'readme-test-'))
@@ -14,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** Runs the checker on `readme` against the tests' DynamoDB Local; returns exit code and stderr. */
 async function check(readme: string): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await run(process.execPath, ['scripts/check-readme.mjs', readme], { env: { ...process.env, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 })
+    const { stderr } = await run(process.execPath, ['scripts/check-readme.mjs', readme], { env: { ...process.env, DYNAMODB_ENDPOINT: dynamoEndpoint() }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, stderr }
   } catch (error) {
     const failed = error as { code: number; stderr: string }

@@ -2,7 +2,8 @@
 // returns once it is active (two `npm start`s on one new table, or a test run, start together).
 import { randomBytes } from 'node:crypto'
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable, tableDefinition } from '../../lib/storage/schema.js'
 import { INDEX, TABLE } from '../../lib/table.js'
@@ -10,7 +11,7 @@ import { assertLoopback } from '../support/loopback.js'
 
 describe('ensureTable', () => {
   it('creates a new table once when several processes start on it together', async () => {
-    const endpoint = inject('dynamoEndpoint')
+    const endpoint = dynamoEndpoint()
     assertLoopback(endpoint)
     const tableName = `test-${randomBytes(6).toString('hex')}`
     // A client each, as separate processes have: each looks, finds nothing, and creates.
@@ -26,7 +27,7 @@ describe('ensureTable', () => {
 
 describe('tableDefinition', () => {
   it('makes tables with some of the indexes or none, with the key attributes those need (the cost benchmark\'s)', async () => {
-    const endpoint = inject('dynamoEndpoint')
+    const endpoint = dynamoEndpoint()
     assertLoopback(endpoint)
     const client = createDocumentClient({ region: 'us-east-1', endpoint }) as unknown as DynamoDBClient
     const idOrder = TABLE.indexes.filter((index) => index.name === INDEX.byId || index.name === INDEX.byPublication)

@@ -1,7 +1,8 @@
-// A test context: a fresh table in the shared DynamoDB Local, the services and the server app on
+// A test context: a fresh table in this worker's DynamoDB Local, the services and the server app on
 // it, and helpers to call the app as a client would (real HTTP requests through app.request()).
 import { randomBytes } from 'node:crypto'
-import { expect, inject } from 'vitest'
+import { expect } from 'vitest'
+import { dynamoEndpoint } from './dynamo-endpoint.js'
 import type { Hono } from 'hono'
 import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb'
@@ -44,7 +45,7 @@ export async function createTestContext(
   clientConfig: Partial<DynamoDBClientConfig> = {},
   types: readonly ContentType[] = shippedTypes,
 ): Promise<TestContext> {
-  const endpoint = inject('dynamoEndpoint')
+  const endpoint = dynamoEndpoint()
   assertLoopback(endpoint)
   const config = parseConfig({ tableName: `test-${randomBytes(6).toString('hex')}`, cacheTtlMs: 0, ...overrides, rest: { ...overrides.rest } })
   const db = createDocumentClient({ region: 'us-east-1', endpoint }, clientConfig)
