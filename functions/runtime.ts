@@ -44,7 +44,9 @@ async function fetchSecrets(arns: ReadonlyMap<SecretName, string>): Promise<Part
     } catch (error) {
       throw new Error(`Cannot read the secret named by ${variable} from Secrets Manager: ${String(error)}`, { cause: error })
     }
-    if (value === undefined || value === '') throw new Error(`The secret named by ${variable} is empty`)
+    // A secret stored as binary (SecretBinary) has no SecretString: ours are text.
+    if (value === undefined) throw new Error(`The secret named by ${variable} has no SecretString (it is stored as binary): store its value as text`)
+    if (value === '') throw new Error(`The secret named by ${variable} is empty`)
     return [name, value] as const
   }))
   return Object.fromEntries(entries)

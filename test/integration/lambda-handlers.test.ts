@@ -531,6 +531,7 @@ describe('the production bundles', () => {
   const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'
   const DENIED_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OtherStackSecret-MnOpQr'
   const EMPTY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:EmptySecret-StUvWx'
+  const BINARY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:BinarySecret-YzAbCd'
   /**
    * Bundles stay small: a cold start loads and parses the whole file. The benchmark's target, 500 KB
    * (500,000 bytes), holds for each; the admin one, with the web interface, is the largest.
@@ -591,7 +592,7 @@ describe('the production bundles', () => {
     // start, and the admin interface's static files.
     cpSync(DEFAULT_CONTENT_TYPES_DIR, join(dir, 'content-types'), { recursive: true })
     for (const [source, into] of BUNDLED_FILES['functions/admin.ts'] ?? []) cpSync(new URL(`../../${source}`, import.meta.url), join(dir, into), { recursive: true })
-    secretsManager = await fakeSecretsManager({ secrets: { [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey, [EMPTY_ARN]: '', [DENIED_ARN]: 'never read' }, credentials: CREDENTIALS, region: REGION, denied: [DENIED_ARN] })
+    secretsManager = await fakeSecretsManager({ secrets: { [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey, [EMPTY_ARN]: '', [BINARY_ARN]: { binary: Buffer.from('binary-secret-value') }, [DENIED_ARN]: 'never read' }, credentials: CREDENTIALS, region: REGION, denied: [DENIED_ARN] })
     logged = []
     spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
     // What the stack sets: secret ARNs, no secret value in the environment.
@@ -669,7 +670,7 @@ describe('the production bundles', () => {
     expect(secretsManager.requests).toEqual([signedGet(`${HASH_KEY_ARN}-gone`)])
   })
 
-  it('fails the cold start on a secret it may not read (AccessDeniedException) or an empty one, naming the variable, never a value', async () => {
+  it('fails the cold start on a secret it may not read (AccessDeniedException), an empty one or a binary one, naming the variable, never a value', async () => {
     // The admin function, whose admin token ARN names a secret it may not read.
     process.env.ADMIN_SECRET_ARN = DENIED_ARN
     const denied = await coldStart('admin').then(() => undefined, (error: Error) => error)
@@ -682,6 +683,12 @@ describe('the production bundles', () => {
     process.env.TOKEN_HASH_SECRET_ARN = EMPTY_ARN
     process.env.CONTENT_TYPE = 'api::article.article'
     await expect(coldStart('content')).rejects.toThrow(/^The secret named by TOKEN_HASH_SECRET_ARN is empty$/)
+
+    // And one whose secret is stored as binary: no SecretString to use, said as such.
+    process.env.TOKEN_HASH_SECRET_ARN = BINARY_ARN
+    const binary = await coldStart('content').then(() => undefined, (error: Error) => error)
+    expect(binary?.message).toBe('The secret named by TOKEN_HASH_SECRET_ARN has no SecretString (it is stored as binary): store its value as text')
+    expect(String(binary)).not.toContain('binary-secret-value')
     expect(JSON.stringify(logged)).not.toContain(hashKey)
     expect(String(denied)).not.toContain(hashKey)
   })

@@ -82,11 +82,12 @@ function answer(res: ServerResponse, status: number, body: unknown) {
 }
 
 /**
- * Serves `secrets` (SecretId to SecretString) to requests signed with `credentials` for `region`.
+ * Serves `secrets` (SecretId to SecretString, or to `{ binary }` for a secret stored as SecretBinary,
+ * base64 in the answer) to requests signed with `credentials` for `region`.
  * `denied` lists SecretIds the caller may not read; `failNext(n)` answers the next n requests
  * with a 500 (InternalServiceError), `hang` leaves them unanswered.
  */
-export async function fakeSecretsManager(options: { secrets: Record<string, string>; credentials: FakeCredentials; region: string; denied?: string[] }) {
+export async function fakeSecretsManager(options: { secrets: Record<string, string | { binary: Buffer }>; credentials: FakeCredentials; region: string; denied?: string[] }) {
   const requests: SecretsManagerCall[] = []
   let failures = 0
   let hanging = false
@@ -105,7 +106,8 @@ export async function fakeSecretsManager(options: { secrets: Record<string, stri
       if (refused !== undefined) return answer(res, refused.status, { __type: refused.type, message: refused.message })
       const secret = options.secrets[call.SecretId]
       if (secret === undefined) return answer(res, 400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." })
-      answer(res, 200, { ARN: call.SecretId, Name: call.SecretId.split(':').at(-1), SecretString: secret, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 })
+      const value = typeof secret === 'string' ? { SecretString: secret } : { SecretBinary: secret.binary.toString('base64') }
+      answer(res, 200, { ARN: call.SecretId, Name: call.SecretId.split(':').at(-1), ...value, VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: 1_700_000_000 })
     })())
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
