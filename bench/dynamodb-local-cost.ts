@@ -29,7 +29,7 @@ const PROFILE = process.argv.includes('--profile')
 // Its JVM is killed when this process exits (startDynamoLocal's exit hook and watchdog). The
 // profiler needs whole stacks: DynamoDB Local's JSON reads nest deeper than JFR's default 64 frames.
 const local = await startDynamoLocal({ javaOptions: PROFILE ? ['-XX:FlightRecorderOptions=stackdepth=2048'] : [] })
-const profiler = new JavaProfiler(local.pid)
+const profiler = PROFILE ? new JavaProfiler(local.pid) : undefined
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: local.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }))
 await ensureTable(db, TABLE)
 const idOrder: readonly string[] = Object.values(INDEX)
@@ -123,7 +123,7 @@ for (const row of rows) {
     const perCall = (javaCpuMs() - cpuBefore) / ROUNDS
     // Recording costs Java CPU too: the share comes from calls of their own, after the measured ones.
     let share = ''
-    if (PROFILE) {
+    if (profiler !== undefined) {
       profiler.start()
       await drive(row.call(table.name), ROUNDS, 1)
       share = ` ${profiler.stop()} |`

@@ -31,7 +31,6 @@ export function parseSamples(printed: string): string[][] {
 }
 
 export class JavaProfiler {
-  private readonly folder = mkdtempSync(join(tmpdir(), 'java-profile-'))
   private recording = 0
 
   constructor(private readonly pid: number) {}
@@ -44,11 +43,15 @@ export class JavaProfiler {
 
   /** Stops the recording and says what share of its samples read the table description, and of how many. */
   stop(): string {
-    const file = join(this.folder, `bench${this.recording}.jfr`)
-    execFileSync('jcmd', [String(this.pid), 'JFR.stop', `name=bench${this.recording}`, `filename=${file}`], { stdio: 'ignore' })
-    const printed = execFileSync('jfr', ['print', '--events', 'jdk.ExecutionSample', '--stack-depth', '2048', file], { encoding: 'utf8', maxBuffer: 1 << 30 })
-    rmSync(file, { force: true })
-    const samples = parseSamples(printed)
-    return `${(descriptionShare(samples) * 100).toFixed(0)}% of ${samples.length}`
+    const folder = mkdtempSync(join(tmpdir(), 'java-profile-'))
+    try {
+      const file = join(folder, 'recording.jfr')
+      execFileSync('jcmd', [String(this.pid), 'JFR.stop', `name=bench${this.recording}`, `filename=${file}`], { stdio: 'ignore' })
+      const printed = execFileSync('jfr', ['print', '--events', 'jdk.ExecutionSample', '--stack-depth', '2048', file], { encoding: 'utf8', maxBuffer: 1 << 30 })
+      const samples = parseSamples(printed)
+      return `${(descriptionShare(samples) * 100).toFixed(0)}% of ${samples.length}`
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   }
 }
