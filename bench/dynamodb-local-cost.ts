@@ -74,6 +74,14 @@ const kinds: readonly { readonly label: string; readonly items: number; readonly
   { label: 'UpdateItem, ADD to a counter', items: 1, call: () => db.send(new UpdateCommand({ TableName: TABLE, Key: { documentId: '#count', locale: 'bench' }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } })) },
 ]
 
+/** ROUNDS calls from `callers` at once: DynamoDB Local's CPU milliseconds per call, and calls per second. */
+async function measure(call: () => Promise<unknown>, callers: number): Promise<{ perCall: number; perSecond: number }> {
+  const cpuBefore = javaCpuMs()
+  const start = performance.now()
+  await drive(call, ROUNDS, callers)
+  return { perCall: (javaCpuMs() - cpuBefore) / ROUNDS, perSecond: ROUNDS / ((performance.now() - start) / 1000) }
+}
+
 async function drive(call: () => Promise<unknown>, calls: number, callers: number): Promise<void> {
   for (let sent = 0; sent < calls; sent += callers) await Promise.all(Array.from({ length: Math.min(callers, calls - sent) }, call))
 }
@@ -87,12 +95,8 @@ const lines = [`DynamoDB Local (in memory), ${new Date().toISOString().slice(0, 
   '| call | items | callers | Java CPU ms per call | Java CPU ms per item | calls/s | items/s |', '|---|--:|--:|--:|--:|--:|--:|']
 for (const kind of kinds) {
   for (const callers of [1, 10]) {
-    const cpuBefore = javaCpuMs()
-    const start = performance.now()
-    await drive(kind.call, ROUNDS, callers)
-    const seconds = (performance.now() - start) / 1000
-    const perCall = (javaCpuMs() - cpuBefore) / ROUNDS
-    lines.push(`| ${kind.label} | ${kind.items} | ${callers} | ${perCall.toFixed(1)} | ${(perCall / kind.items).toFixed(2)} | ${(ROUNDS / seconds).toFixed(0)} | ${((ROUNDS * kind.items) / seconds).toFixed(0)} |`)
+    const { perCall, perSecond } = await measure(kind.call, callers)
+    lines.push(`| ${kind.label} | ${kind.items} | ${callers} | ${perCall.toFixed(1)} | ${(perCall / kind.items).toFixed(2)} | ${perSecond.toFixed(0)} | ${(perSecond * kind.items).toFixed(0)} |`)
   }
 }
 
@@ -116,11 +120,7 @@ lines.push('', `The same calls on the project's table (${TABLE}), on one with on
   `| call | table | Java CPU ms per call | Java CPU ms per item | calls/s |${PROFILE ? ' reading the table description |' : ''}`, `|---|---|--:|--:|--:|${PROFILE ? '--:|' : ''}`)
 for (const row of rows) {
   for (const table of compared) {
-    const cpuBefore = javaCpuMs()
-    const start = performance.now()
-    await drive(row.call(table.name), ROUNDS, 1)
-    const seconds = (performance.now() - start) / 1000
-    const perCall = (javaCpuMs() - cpuBefore) / ROUNDS
+    const { perCall, perSecond } = await measure(row.call(table.name), 1)
     // Recording costs Java CPU too: the share comes from calls of their own, after the measured ones.
     let share = ''
     if (profiler !== undefined) {
@@ -128,7 +128,7 @@ for (const row of rows) {
       await drive(row.call(table.name), ROUNDS, 1)
       share = ` ${profiler.stop()} |`
     }
-    lines.push(`| ${row.label} | ${table.label} | ${perCall.toFixed(1)} | ${(perCall / row.items).toFixed(2)} | ${(ROUNDS / seconds).toFixed(0)} |${share}`)
+    lines.push(`| ${row.label} | ${table.label} | ${perCall.toFixed(1)} | ${(perCall / row.items).toFixed(2)} | ${perSecond.toFixed(0)} |${share}`)
   }
 }
 lines.push('', `load average at the end ${load()}`)
