@@ -2,13 +2,13 @@
 // key reads (`BatchGetItem`, 100 keys a call, in parallel), never one call per link. A version's
 // owning links are stored on it, so its targets are keys; an inverse side asks the index of links
 // (sources.ts); `localizations` reads each document's partition.
+import { documentAnswer, type Populated } from '../answers/document.js'
 import type { ContentType } from '../content-types.js'
 import { badRequest, forbidden, queryDetails } from '../errors.js'
-import { selectFields } from '../query/fields.js'
 import { crossesRelations, matchesFilter } from '../query/filters.js'
 import { sortComparator } from '../query/sort.js'
 import type { Services } from '../services.js'
-import { toDocument, versionValues, type Version } from '../storage/items.js'
+import { versionValues, type Version } from '../storage/items.js'
 import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './populate-query.js'
 import { checkReadThrough } from './dependencies.js'
@@ -31,9 +31,6 @@ export interface PopulateContext {
   /** Reads versions by key, one `BatchGetItem` for what a level asks at once (DocumentStore.batchReader). */
   readonly read: ReturnType<Services['documents']['batchReader']>
 }
-
-/** A populated answer's extra fields for each version: relation name → document, array, count or null. */
-export type Populated = Map<Version, Record<string, unknown>>
 
 
 /**
@@ -110,7 +107,7 @@ function window(node: PopulateNode, target: ContentType, versions: readonly Vers
  * with `locale` undefined), as `tree` asks, and the levels below.
  */
 export async function populate(ctx: PopulateContext, type: ContentType, versions: readonly Version[], tree: PopulateTree, locale?: string): Promise<Populated> {
-  const result: Populated = new Map(versions.map((version) => [version, {}]))
+  const result = new Map<Version, Record<string, unknown>>(versions.map((version) => [version, {}]))
   if (locale === undefined) {
     // `locale=*`: each version's targets in its own locale.
     const byLocale = new Map<string, Version[]>()
@@ -158,7 +155,7 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
     const below = [...shown.values()].flatMap((value) => (typeof value === 'number' ? [] : value))
     spend(ctx, below.length)
     const nested = node.populate.size === 0 ? undefined : await populate(ctx, target, [...new Set(below)], node.populate, locale)
-    const documentOf = (one: Version) => ({ ...selectFields(toDocument(target, one), node.fields), ...nested?.get(one) })
+    const documentOf = (one: Version) => documentAnswer(target, one, node.fields, nested)
     for (const [version, value] of shown) {
       const fields = result.get(version) as Record<string, unknown>
       if (typeof value === 'number') fields[name] = { count: value }

@@ -39,8 +39,24 @@ function cycles(files: readonly string[]): string[][] {
   return found
 }
 
+/** The imports of `file` (relative ones as paths from the root, packages as named) that `refused` matches. */
+function refusedImports(file: string, refused: RegExp): string[] {
+  const text = readFileSync(file, 'utf8')
+  const named = [...text.matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map((match) => match[1]!)
+  return named.map((name) => (name.startsWith('.') ? relative(ROOT, resolve(dirname(file), name.replace(/\.js$/, '.ts'))) : name)).filter((name) => refused.test(name))
+}
+
+/** What the document operations and the answer builder may not import: HTTP (Hono, the apps, lib/http.ts, lib/delivery/). */
+const HTTP = /^(hono(\/|$)|lib\/(http|content-app|admin-app|server-app)\.ts$|lib\/(delivery|admin-ui)\/)/
+
 describe('imports', () => {
   it.each(['lib', 'bench'])('has no import cycle in %s/', (folder) => {
     expect(cycles(sources(folder))).toEqual([])
+  })
+
+  // The operations are called by the routes, the admin interface, importers and webhook payloads alike (issue 32).
+  it.each(['lib/operations', 'lib/answers'])('keeps %s/ free of HTTP', (folder) => {
+    const found = sources(folder).flatMap((file) => refusedImports(file, HTTP).map((name) => `${relative(ROOT, file)} imports ${name}`))
+    expect(found).toEqual([])
   })
 })
