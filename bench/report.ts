@@ -1,4 +1,4 @@
-// Writes a run's results: bench/results/latest.json (everything), latest.md (the tables the README
+// Writes a run's results: bench/results/latest.json (everything), latest.md (the tables docs/performance.md
 // shows) and capacity.svg (read capacity per request against N, one line per request kind, drawn
 // by hand on log-log axes).
 import { mkdir, writeFile } from 'node:fs/promises'

@@ -371,7 +371,7 @@ function measuredOr(target: string, judge: () => Verdict[]): Verdict[] {
 }
 
 /** Every target's verdict (a target whose kinds were not measured reads "not measured", a miss). */
-/** The write kinds of the cost model (README, How it stores data), in its order. */
+/** The write kinds of the cost model (docs/performance.md, Cost model), in its order. */
 const WRITE_KINDS = ['create', 'update-localized', 'update-shared', 'update-draft', 'publish', 'new-localization', 'delete', 'delete-document']
 
 /**

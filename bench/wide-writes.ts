@@ -1,4 +1,4 @@
-// What a write wider than one transaction costs (README, Decisions): a draft & publish article in
+// What a write wider than one transaction costs (docs/design.md, Decisions): a draft & publish article in
 // L locales (draft and published version each, no fallback), a non-localized PUT through one
 // locale, and DELETE locale=*; against a PUT of a localized field of the same document, in the
 // same run. Prints DynamoDB calls, WCU and RCU of each request, from the request log.

@@ -10,7 +10,7 @@ const rule = (id: string) => `AwsSolutions::AwsSolutions-${id}`
 
 /** Why each accepted rule does not apply, by rule. */
 export const ACCEPTED: Readonly<Record<string, string>> = {
-  SMG4: 'Rotating the admin token or the token hash key is a manual, documented step (README, Secrets): rotating the hash key invalidates every API token, so it must never happen on a schedule.',
+  SMG4: 'Rotating the admin token or the token hash key is a manual, documented step (docs/operations.md, Secrets on AWS): rotating the hash key invalidates every API token, so it must never happen on a schedule.',
   APIG2: 'Every function parses and validates its own input (qs + valibot) and answers 4xx in the error envelope; a gateway model would duplicate that and answer in another shape.',
   APIG4: 'Authorization is the API\'s own: bearer API tokens and the public role, checked by each function (Strapi semantics); anonymous reads are allowed on purpose.',
   COG4: 'No end users in Cognito: clients hold API tokens the admin API issues.',

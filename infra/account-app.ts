@@ -1,4 +1,4 @@
-// The CDK app of the one-time account set-up (README, Deploy): run once per account and region by
+// The CDK app of the one-time account set-up (docs/deploy.md, One-time account set-up): run once per account and region by
 // an administrator, before `cdk bootstrap`:
 // npx cdk --app 'npx tsx infra/account-app.ts' deploy --context repository=owner/name
 import { App, Tags } from 'aws-cdk-lib'

@@ -27,7 +27,7 @@ export const GITHUB_ENVIRONMENTS: readonly GitHubEnvironment[] = [
 
 /**
  * The OIDC subject of a job in `environment` on `branch`: the repository's subject claim is customized
- * to include the ref (README, Deploy), so the branch is part of what the role trusts.
+ * to include the ref (docs/deploy.md, One-time account set-up), so the branch is part of what the role trusts.
  */
 export function githubSubject(repository: string, environment: string, branch: string): string {
   return `repo:${repository}:environment:${environment}:ref:refs/heads/${branch}`

@@ -1,21 +1,27 @@
 #!/usr/bin/env node
-// `npm run check:readme [-- README.md]`: runs the README's examples as a reader would. Starts
-// `npm start` on a free port with a fresh table and a fresh data directory (DATA_DIR), no
-// ADMIN_TOKEN (the examples read the one npm start keeps there), takes every ```sh block
-// between `<!-- examples:start -->` and `<!-- examples:end -->`, and runs them in order in ONE bash
-// shell with `set -euo pipefail` and BASE and DATA_DIR exported. Exits 1 naming the block that
-// failed. DYNAMODB_ENDPOINT, when set, is passed on (no second DynamoDB Local).
+// `npm run check:readme [-- [--root DIR] PAGE.md ...]`: checks the documentation as a reader meets
+// it, README.md and every page of docs/ by default (PAGE.md ... for some only).
+// 1. Links: every relative link between pages, into a page's headings (GitHub's anchors) and into
+//    the repository's files must resolve (scripts/doc-links.mjs).
+// 2. Examples: each page's ```sh blocks between `<!-- examples:start -->` and
+//    `<!-- examples:end -->` run in order in ONE bash shell with `set -euo pipefail`, against a
+//    fresh `npm start` of their own (free port, fresh table, fresh data directory DATA_DIR, no
+//    ADMIN_TOKEN: the examples read the one npm start keeps there), BASE and DATA_DIR exported, so
+//    that each page's examples work alone, as a reader reads one page.
+// Exits 1 naming each broken link and the block that failed, by page and line.
+// DYNAMODB_ENDPOINT, when set, is passed on (no DynamoDB Local of each page's own).
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
+import { brokenLinks } from './doc-links.mjs'
 
 const START = '<!-- examples:start -->'
 const END = '<!-- examples:end -->'
 
-/** The ```sh blocks between the markers, each with the heading above it and its line number. */
+/** The ```sh blocks between the markers, each with the heading above it and its fence's line. */
 function exampleBlocks(markdown) {
   const lines = markdown.split('\n')
   const blocks = []
@@ -23,27 +29,28 @@ function exampleBlocks(markdown) {
   let heading = '(no heading)'
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]
-    if (line.trim() === START) inside = true
+    const fence = /^\s*(`{3,}|~{3,})/.exec(line)
+    if (fence) {
+      // Any fenced block is skipped whole (its `# comments` are no headings); a ```sh one between
+      // the markers is an example.
+      let end = i + 1
+      while (end < lines.length && !lines[end].trim().startsWith(fence[1])) end++
+      if (inside && line.trim() === '```sh') blocks.push({ heading, line: i + 1, code: lines.slice(i + 1, end).join('\n') })
+      i = end
+    } else if (line.trim() === START) inside = true
     else if (line.trim() === END) inside = false
     else if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '')
-    else if (inside && line.trim() === '```sh') {
-      const start = i + 1
-      let end = start
-      while (end < lines.length && lines[end].trim() !== '```') end++
-      blocks.push({ name: `block ${blocks.length + 1} ("${heading}", README line ${start}, its opening fence)`, code: lines.slice(start, end).join('\n') })
-      i = end
-    }
   }
   return blocks
 }
 
 function freePort() {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolvePort, reject) => {
     const server = createServer()
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address()
-      server.close(() => resolve(port))
+      server.close(() => resolvePort(port))
     })
   })
 }
@@ -57,60 +64,83 @@ async function waitForHealth(base, server, timeoutMs) {
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await new Promise((wait) => setTimeout(wait, 200))
   }
   throw new Error(`npm start did not answer ${base}/_health within ${timeoutMs / 1000} s`)
 }
 
-/** Runs the blocks in one bash; resolves with the name of the block that failed, or undefined. */
+/** Runs the blocks in one bash; resolves with the index of the block that failed, or undefined. */
 function runBlocks(blocks, env) {
   const dir = mkdtempSync(join(tmpdir(), 'readme-'))
   const marker = join(dir, 'current-block')
   const script = ['set -euo pipefail']
   blocks.forEach((block, index) => script.push(`printf '%s' ${index} > '${marker}'`, block.code))
   script.push(`printf done > '${marker}'`)
-  return new Promise((resolve) => {
+  return new Promise((done) => {
     const bash = spawn('bash', ['-c', script.join('\n')], { env, stdio: ['ignore', 'inherit', 'inherit'] })
     bash.once('exit', (code) => {
       const reached = readFileSync(marker, { encoding: 'utf8', flag: 'a+' })
       rmSync(dir, { recursive: true, force: true })
-      resolve(code === 0 && reached === 'done' ? undefined : (blocks[Number(reached)]?.name ?? 'before the first block'))
+      done(code === 0 && reached === 'done' ? undefined : Number(reached === '' ? -1 : reached))
     })
   })
 }
 
-const readme = process.argv[2] ?? 'README.md'
-const blocks = exampleBlocks(readFileSync(readme, 'utf8'))
-if (blocks.length === 0) {
-  console.error(`check-readme: no \`\`\`sh block between ${START} and ${END} in ${readme}`)
-  process.exit(1)
-}
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const dataDir = mkdtempSync(join(tmpdir(), 'readme-data-'))
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
-for (const name of ['ADMIN_TOKEN', 'TOKEN_HASH_SECRET', 'LOCAL_IN_MEMORY']) delete env[name]
-// Its own process group, so the whole tree (npm, tsx, node, Java) is stopped at the end.
-const server = spawn('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
-const stop = () => {
+/** Runs one page's blocks against an `npm start` of their own; the failure, or undefined. */
+async function runPage(name, blocks) {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'readme-data-'))
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
+  for (const variable of ['ADMIN_TOKEN', 'TOKEN_HASH_SECRET', 'LOCAL_IN_MEMORY']) delete env[variable]
+  // Its own process group, so the whole tree (npm, tsx, node, Java) is stopped at the end.
+  const server = spawn('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+  process.once('exit', stop)
   try {
-    process.kill(-server.pid, 'SIGTERM')
-  } catch {
-    // already gone
+    await waitForHealth(base, server, 60_000)
+    const failed = await runBlocks(blocks, env)
+    if (failed === undefined) return undefined
+    const block = blocks[failed]
+    return block === undefined ? `${name}: before its first example block` : `${name}:${block.line}: example block ${failed + 1} ("${block.heading}") failed`
+  } catch (error) {
+    return `${name}: npm start: ${error.message}`
+  } finally {
+    stop()
+    process.removeListener('exit', stop)
+    rmSync(dataDir, { recursive: true, force: true })
   }
 }
-process.once('exit', stop)
-let failed
-try {
-  await waitForHealth(base, server, 60_000)
-  failed = await runBlocks(blocks, env)
-} catch (error) {
-  failed = `npm start: ${error.message}`
+
+function parseArguments(argv) {
+  const rootAt = argv.indexOf('--root')
+  const root = resolve(rootAt === -1 ? '.' : argv[rootAt + 1])
+  const named = argv.filter((_, index) => rootAt === -1 || (index !== rootAt && index !== rootAt + 1))
+  const docs = join(root, 'docs')
+  const all = () => [join(root, 'README.md'), ...readdirSync(docs).filter((file) => file.endsWith('.md')).sort().map((file) => join(docs, file))]
+  return { root, pages: named.length > 0 ? named.map((page) => resolve(page)) : all() }
 }
-stop()
-rmSync(dataDir, { recursive: true, force: true })
-if (failed !== undefined) {
-  console.error(`\ncheck-readme: FAILED at ${failed}`)
+
+const { root, pages } = parseArguments(process.argv.slice(2))
+const failures = brokenLinks(pages, root)
+let blockCount = 0
+for (const page of pages) {
+  const blocks = exampleBlocks(readFileSync(page, 'utf8'))
+  if (blocks.length === 0) continue
+  blockCount += blocks.length
+  const started = Date.now()
+  const failed = await runPage(relative(root, page), blocks)
+  if (failed !== undefined) failures.push(failed)
+  console.error(`check-readme: ${relative(root, page)}: ${blocks.length} example blocks, ${failed === undefined ? 'ran' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+}
+if (failures.length > 0) {
+  console.error(`\ncheck-readme: FAILED\n${failures.join('\n')}`)
   process.exit(1)
 }
-console.error(`\ncheck-readme: all ${blocks.length} example blocks of ${readme} ran`)
+console.error(`\ncheck-readme: ${pages.length} pages, their links resolve, and all ${blockCount} example blocks ran`)

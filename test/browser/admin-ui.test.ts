@@ -1,7 +1,7 @@
 // The admin web interface in a real Chromium, against the server app on DynamoDB Local: what an
 // operator and an editor do, in order, and the guarantees around it (session cookie, CSP, CSRF,
 // escaping, keyboard, labels, 360 px). Screenshots of the main pages go to a temporary folder, or
-// to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (the README shows those).
+// to docs/screenshots/ with UPDATE_SCREENSHOTS=1 (docs/admin.md shows those).
 import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

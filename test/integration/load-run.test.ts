@@ -1,6 +1,6 @@
 // `npm run load` (bench/load.ts) as a short run: its checks of the table against the acknowledged
 // writes must hold on the current storage (drafts beside published versions included), so the
-// figures the README reports from it stay reproducible. It starts its own DynamoDB Local.
+// figures docs/performance.md reports from it stay reproducible. It starts its own DynamoDB Local.
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 // `openapi-fetch`, the usual typed client for an OpenAPI document, against the API over real HTTP
-// on loopback, as the README's recipe sets it up: `qs` as its query serializer, so nested filters,
+// on loopback, as the recipe of docs/clients.md sets it up: `qs` as its query serializer, so nested filters,
 // sort arrays and pagination reach the API as it parses them. Without it, a nested filter is refused.
 import createClient from 'openapi-fetch'
 import qs from 'qs'
@@ -11,7 +11,7 @@ import { startServer, type TestServer } from '../support/server.js'
 // The client is used untyped here (no generated `paths`): the recipe's runtime behaviour is what is checked.
 type Paths = Record<string, any>
 
-describe('openapi-fetch with the qs query serializer (README recipe)', () => {
+describe('openapi-fetch with the qs query serializer (docs/clients.md recipe)', () => {
   let ctx: TestContext
   let server: TestServer
   let accessKey: string

@@ -1,5 +1,5 @@
 // The admin token npm start makes: safe to pass as `--token "$ADMIN_TOKEN"` (a base64url token
-// starting with '-' read as an option about once in 64 starts, failing the README's examples).
+// starting with '-' read as an option about once in 64 starts, failing the documentation's examples).
 import { describe, expect, it } from 'vitest'
 import { resolveLocalSecrets } from '../../lib/local/secrets.js'
 
