@@ -21,11 +21,15 @@ import { brokenLinks } from './doc-links.mjs'
 const START = '<!-- examples:start -->'
 const END = '<!-- examples:end -->'
 
-/** The ```sh blocks between the markers, each with the heading above it and its fence's line. */
+/**
+ * The ```sh blocks between the markers, each with the heading above it and its fence's line, and
+ * the line of an `examples:start` left open (its blocks would run, but the page is malformed).
+ */
 function exampleBlocks(markdown) {
   const lines = markdown.split('\n')
   const blocks = []
   let inside = false
+  let opened = 0
   let heading = '(no heading)'
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]
@@ -37,11 +41,13 @@ function exampleBlocks(markdown) {
       while (end < lines.length && !lines[end].trim().startsWith(fence[1])) end++
       if (inside && line.trim() === '```sh') blocks.push({ heading, line: i + 1, code: lines.slice(i + 1, end).join('\n') })
       i = end
-    } else if (line.trim() === START) inside = true
-    else if (line.trim() === END) inside = false
+    } else if (line.trim() === START) {
+      inside = true
+      opened = i + 1
+    } else if (line.trim() === END) inside = false
     else if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '')
   }
-  return blocks
+  return { blocks, unclosed: inside ? opened : undefined }
 }
 
 function freePort() {
@@ -131,7 +137,8 @@ const { root, pages } = parseArguments(process.argv.slice(2))
 const failures = brokenLinks(pages, root)
 let blockCount = 0
 for (const page of pages) {
-  const blocks = exampleBlocks(readFileSync(page, 'utf8'))
+  const { blocks, unclosed } = exampleBlocks(readFileSync(page, 'utf8'))
+  if (unclosed !== undefined) failures.push(`${relative(root, page)}:${unclosed}: ${START} has no ${END} after it`)
   if (blocks.length === 0) continue
   blockCount += blocks.length
   const started = Date.now()

@@ -66,7 +66,7 @@ it('gives each page a fresh table: a page never depends on what another page wro
   expect(outcome.code).toBe(0)
 }, 120_000)
 
-it('fails naming the page, the line and each broken link: missing files and pages, missing headings, links out of the repository', async () => {
+it('fails naming the page, the line and each broken link (missing files and pages, missing headings, links out of the repository) and an examples block left open', async () => {
   const root = site('links', {
     'README.md': [
       '# Start', 'See [the API](docs/api.md#draft--publish-status-and-actions) and [same again](docs/api.md#same-1).',
@@ -78,10 +78,12 @@ it('fails naming the page, the line and each broken link: missing files and page
       '# API', '## Draft & publish: `status` and actions', '## Same', '## Same',
       '![a picture](screenshots/missing.png) and [out](../../outside.md) and [home](../README.md#start)',
     ],
+    'docs/open.md': ['# Open', '<!-- examples:start -->', 'No end marker, no block.'],
     'src/main.ts': ['export {}'],
   })
-  const outcome = await check(['--root', root, join(root, 'README.md'), join(root, 'docs/api.md')])
+  const outcome = await check(['--root', root, join(root, 'README.md'), join(root, 'docs/api.md'), join(root, 'docs/open.md')])
   expect(outcome.code).toBe(1)
+  expect(outcome.stderr).toContain('docs/open.md:2: <!-- examples:start --> has no <!-- examples:end --> after it')
   const broken = outcome.stderr.split('\n').filter((line) => line.includes('broken link'))
   expect(broken).toEqual([
     'README.md:3: broken link (docs/nope.md): docs/nope.md does not exist',
