@@ -286,8 +286,7 @@ function hashWith(key: string, accessKey: string): string {
 
 /**
  * The key local runs hashed API access keys under before they had a key of their own (derived
- * from the admin token). Only to verify tokens of such a table, given as a previous key (README,
- * Access); never used to hash a new token.
+ * from the admin token). Only to verify tokens of such a table, given as a previous key (docs/access.md); never used to hash a new token.
  */
 export function legacyTokenHashKey(adminToken: string): string {
   return createHmac('sha256', adminToken).update('api-token-hash').digest('hex')

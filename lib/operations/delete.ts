@@ -35,7 +35,7 @@ export async function deleteVersions(scope: Scope, input: DeleteInput): Promise<
   } catch (error) {
     // Every version of a document with many locales (drafts, served copies and their counts)
     // may exceed one transaction: then each locale goes in its own, its draft and published
-    // version together (README, Decisions).
+    // version together (docs/design.md).
     if (!(locale === WILDCARD && error instanceof ApiError && error.status === 413)) throw error
     for (const code of new Set(state.versions.map((version) => version.locale))) await documents.write(type, documentId, code, removal(code, accepted, () => undefined))
   }

@@ -303,7 +303,7 @@ function distinctKeys(items: readonly TransactItem[]): boolean {
 
 /**
  * The 413 of one change whose items exceed one DynamoDB transaction (100): a shared value changed in
- * a draft & publish document with many locales and fallback chains (README, Decisions).
+ * a draft & publish document with many locales and fallback chains (docs/design.md).
  */
 export function transactionTooLarge(items: number) {
   return new ApiError(413, 'PayloadTooLargeError', `This write changes ${items} items, more than one DynamoDB transaction holds (${MAX_TRANSACTION_ITEMS})`)

@@ -1,4 +1,4 @@
-// List reads. Their cost follows the page, not the table (cost model in the README):
+// List reads. Their cost follows the page, not the table (cost model in docs/performance.md):
 // - default order within the first 100: one Query of `byId` for the page (after the skipped ones,
 //   read as small `slot0` entries), the list's count item read alongside;
 // - any other order: the sort field's slot index is read in key order up to offset + limit (plus
