@@ -137,10 +137,11 @@ export function isOwning(relation: Relation): boolean {
 
 /**
  * True when a target may be linked by one source only through this owning side: a bidirectional
- * `oneToOne`, and `oneToMany` (its "one" side), so linking it elsewhere unlinks it (§16).
+ * `oneToOne` or `oneToMany` (its "one" side), so linking it elsewhere unlinks it (§16). One-way
+ * relations (no `inversedBy`) never make their targets exclusive, as in Strapi.
  */
 export function isExclusive(relation: Relation): boolean {
-  return isOwning(relation) && (relation.relation === 'oneToMany' || (relation.relation === 'oneToOne' && relation.inversedBy !== undefined))
+  return isOwning(relation) && relation.inversedBy !== undefined && (relation.relation === 'oneToMany' || relation.relation === 'oneToOne')
 }
 
 /** Relations an answer may populate, in schema order (private ones left out). */

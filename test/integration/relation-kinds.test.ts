@@ -1,6 +1,6 @@
 // Relation kinds the shipped types do not hold (content-model.md §16), on types loaded from schema
 // files made here: a bidirectional oneToOne moves its target from either side, a one-way oneToOne
-// does not make its target exclusive, an inverse write between two draft & publish types follows
+// or oneToMany does not make its target exclusive, an inverse write between two draft & publish types follows
 // its status, a to-one whose target is unpublished reads null in published
 // reads, and a link to the document itself is kept, published included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -27,6 +27,7 @@ const SCHEMAS: Record<string, unknown> = {
   person: schema('person', 'people', {
     passport: { type: 'relation', relation: 'oneToOne', target: 'api::passport.passport', inversedBy: 'holder' },
     badge: { type: 'relation', relation: 'oneToOne', target: 'api::badge.badge' },
+    awards: { type: 'relation', relation: 'oneToMany', target: 'api::badge.badge' },
   }),
   passport: schema('passport', 'passports', {
     holder: { type: 'relation', relation: 'oneToOne', target: 'api::person.person', mappedBy: 'passport' },
@@ -100,6 +101,15 @@ describe('relation kinds beyond the shipped types', () => {
     const bob = await dataOf(await people.post({ name: 'Bob', badge: badge.documentId }))
     expect((await getOne(people, ann.documentId, { populate: 'badge' })).badge?.documentId).toBe(badge.documentId)
     expect((await getOne(people, bob.documentId, { populate: 'badge' })).badge?.documentId).toBe(badge.documentId)
+  })
+
+  it('a one-way oneToMany keeps every link: two sources list the same target (as Strapi)', async () => {
+    const [gold, silver] = [await dataOf(await badges.post({ name: 'gold' })), await dataOf(await badges.post({ name: 'silver' }))]
+    const ann = await dataOf(await people.post({ name: 'Ann', awards: [gold.documentId, silver.documentId] }))
+    const bob = await dataOf(await people.post({ name: 'Bob', awards: [gold.documentId] }))
+    await dataOf(await people.put(bob.documentId, { awards: { connect: [silver.documentId] } }))
+    expect(idsOf((await getOne(people, ann.documentId, { populate: 'awards' })).awards)).toEqual([gold.documentId, silver.documentId])
+    expect(idsOf((await getOne(people, bob.documentId, { populate: 'awards' })).awards)).toEqual([gold.documentId, silver.documentId])
   })
 
   it('shows a to-one as null when its target has no version in the status read, and the target once published', async () => {
