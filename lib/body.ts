@@ -38,11 +38,20 @@ function schemaOf(attribute: Attribute): v.GenericSchema {
 const ownedIn = (mode: BodyMode, attribute: Attribute) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
 
 /**
+ * How a write treats its body (content-model.md §15): `draft` when it writes a draft & publish
+ * type's draft only (`status=draft`), which may be incomplete: `required` is not enforced then.
+ */
+export interface BodyOptions {
+  readonly draft?: boolean
+}
+
+/**
  * Checks a parsed JSON body against `type` and returns the attributes it sets (null clears), with
  * declared defaults filled in on create (and for a new localization's localized attributes).
- * `locale` inside data is ignored (the query decides). Every problem is listed in one 400.
+ * `locale` inside data is ignored (the query decides), `publishedAt` too (publication follows
+ * `status`), except `publishedAt: null` on a write that publishes. Every problem is listed in one 400.
  */
-export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Attributes {
+export function parseBody(body: unknown, type: ContentType, mode: BodyMode, options: BodyOptions = {}): Attributes {
   // `data: {}` is valid (behaviour.md §6): a create or localization with nothing set, an update of nothing.
   if (!isRecord(body) || !isRecord(body.data)) {
     throw badRequest(MISSING_DATA)
@@ -56,8 +65,9 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
     if (name === 'locale' || Object.hasOwn(type.relations, name)) continue
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
     if (name === 'publishedAt') {
-      // Publication is asked with `status` or the publish action (content-model.md §15), never set.
-      fail(name, 'Invalid key publishedAt: publish with the status parameter (status=draft writes the draft only) or the publish action')
+      // Accepted and ignored, as Strapi 5 does, so a version read can be written back; but `null`
+      // is Strapi 4's way to ask for a draft, which Strapi 5 silently publishes (§15).
+      if (value === null && type.draftAndPublish && options.draft !== true) fail(name, PUBLISHED_AT_NULL)
       continue
     }
     if (attribute === undefined || SYSTEM_KEYS.has(name) || attribute.writable === false) {
@@ -69,7 +79,7 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
       continue
     }
     if (value === null) {
-      if (attribute.required === true) fail(name, `${name} must be defined`)
+      if (attribute.required === true && options.draft !== true) fail(name, mustBeDefined(name))
       else attributes[name] = null
       continue
     }
@@ -81,13 +91,35 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
     if (!ownedIn(mode, attribute) || name in attributes || errors.some((e) => e.path[0] === name)) continue
     // Defaults were checked at start-up; parsing them again gives a password its own salt.
     if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
-    else if (attribute.required === true && uidSource(type, attribute, data) === undefined) fail(name, `${name} must be defined`)
+    else if (attribute.required === true && options.draft !== true && uidSource(type, attribute, data) === undefined) fail(name, mustBeDefined(name))
   }
-  if (errors.length > 0) {
-    const message = errors.length === 1 ? (errors[0]?.message ?? 'Invalid body') : `${errors.length} errors occurred`
-    throw badRequest(message, { errors })
-  }
+  throwIfAny(errors)
   return attributes
+}
+
+const PUBLISHED_AT_NULL = 'publishedAt cannot be null on a write that publishes: to write the draft only, add the query parameter status=draft'
+
+/** Strapi's message for a required attribute without a value. */
+const mustBeDefined = (name: string) => `${name} must be defined.`
+
+/** One 400 listing every problem of `errors`, if any (Strapi's message: the one problem, or their count). */
+function throwIfAny(errors: readonly FieldError[]): void {
+  if (errors.length === 0) return
+  const message = errors.length === 1 ? (errors[0]?.message ?? 'Invalid body') : `${errors.length} errors occurred`
+  throw badRequest(message, { errors })
+}
+
+/**
+ * Checks that a version about to be published is complete (content-model.md §15): a draft may
+ * lack `required` values, its publication may not. One 400 lists every missing path; the
+ * repeatable components and dynamic zones of §18, once served, add their `min` here.
+ */
+export function checkPublishable(type: ContentType, attributes: Readonly<Attributes>): void {
+  const errors: FieldError[] = []
+  for (const [name, attribute] of Object.entries(type.attributes)) {
+    if (attribute.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: mustBeDefined(name), name: 'ValidationError' })
+  }
+  throwIfAny(errors)
 }
 
 /** The text a `uid` attribute not sent is derived from: its `targetField`'s value in `data`, if a non-empty string. */

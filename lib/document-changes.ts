@@ -2,7 +2,7 @@
 // after the change (the store applies them to a fresh read on every attempt of a write).
 // Draft & publish (content-model.md §15): a locale has a draft and, once published, a published
 // version; non-localized values are shared by the drafts, and by the published versions apart.
-import type { Attributes } from './body.js'
+import { checkPublishable, type Attributes } from './body.js'
 import type { ContentType } from './content-types.js'
 import { conflict, notFound } from './errors.js'
 import { sameValues } from './storage/document-plan.js'
@@ -57,13 +57,16 @@ export function addVersion(type: ContentType, documentId: string, versions: read
 /**
  * Publishes `locale`'s draft: the published version becomes a copy of it (keeping its id; a first
  * publication takes `newId`), and the draft's non-localized values go to every published version.
- * When the published version already equals the draft, nothing changes.
+ * When the published version already equals the draft, nothing changes; a draft lacking a
+ * `required` value is a 400.
  */
 export function publishVersion(type: ContentType, versions: readonly Version[], locale: string, newId: number | undefined, now: string): Change {
   const draft = versionIn(versions, locale, 'draft')
   if (draft === undefined) throw notFound()
   const published = versionIn(versions, locale, 'published')
   if (published !== undefined && sameValues(draft, published)) return { versions, result: published }
+  // A draft may be incomplete; what is published may not (§15): 400, nothing published.
+  checkPublishable(type, draft.attributes)
   const id = published?.id ?? newId
   // A concurrent unpublish made this a first publication, which needs an id it was not given.
   if (id === undefined) throw conflict('The version was unpublished by a concurrent request; retry')

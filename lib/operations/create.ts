@@ -33,12 +33,12 @@ export async function create(scope: Scope, input: WriteInput): Promise<Written> 
   const locale = await localeOf(scope, query.locale)
   const populator = populatorOf(scope, who, query.populate, type.draftAndPublish && query.status === 'draft' ? 'draft' : 'published', true)
   const documentId = newDocumentId()
-  const { attributes, links } = await writeBodyOf(scope, await input.body(), 'create', locale, documentId)
+  const publish = query.status !== 'draft'
+  const { attributes, links } = await writeBodyOf(scope, await input.body(), 'create', locale, documentId, publish)
   const bodyStatus = bodyStatusOf(type)
   await services.documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
   // Without `status=draft`, a draft & publish type's new draft is published too: two versions,
   // two ids, drawn with those of the creates committed in the same transaction.
-  const publish = query.status !== 'draft'
   const version = await services.documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
     if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
     const values = { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }

@@ -47,6 +47,8 @@ export async function publication(scope: Scope, input: PublicationInput): Promis
   // A locale without a draft is a 404 before anything moves, the id sequence included.
   if (codes.every((code) => versionIn(state.versions, code, 'draft') === undefined)) throw notFound()
   const firstPublications = codes.filter((code) => versionIn(state.versions, code, 'draft') !== undefined && versionIn(state.versions, code, 'published') === undefined).length
+  // An incomplete draft (§15) is a 400 before the id sequence moves: each publication tried first.
+  if (input.action === 'publish') for (const code of codes) if (versionIn(state.versions, code, 'draft') !== undefined) publishVersion(type, state.versions, code, 0, new Date(0).toISOString())
   const ids = input.action === 'publish' ? await documents.nextIds(type, firstPublications) : []
   const versions = await documents.write(type, documentId, codes[0] as string, actOnLocales(type, input, codes, ids, locale === WILDCARD), state)
   return { wildcard: locale === WILDCARD, versions }

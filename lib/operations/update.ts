@@ -48,10 +48,12 @@ async function putVersion(scope: Scope, input: UpdateInput, state: DocumentState
   const expectedRev = expectedRevision(input.accepted, versionIn(state.versions, locale, answerStatus))
   const populator = populatorOf(scope, who, query.populate, answerStatus, true)
   const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
-  const { attributes, links } = await writeBodyOf(scope, await input.body(), mode, locale, state.documentId, existing)
+  const { attributes, links } = await writeBodyOf(scope, await input.body(), mode, locale, state.documentId, publish, existing)
   // A version too large to store (413) or holding a taken unique value (400) is refused before the
   // id sequence moves, so a rejected request writes nothing.
   if (existing === undefined) await services.documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
+  // So is a publication of an incomplete draft (§15): the write as read, tried first.
+  if (type.draftAndPublish && publish) writeVersion(type, state.documentId, state.versions, locale, true, attributes, { draft: 0, published: 0 }, new Date(0).toISOString())
   const firstPublication = type.draftAndPublish && publish && versionIn(state.versions, locale, 'published') === undefined
   const ids = await services.documents.nextIds(type, (existing === undefined ? 1 : 0) + (firstPublication ? 1 : 0))
   const version = await services.documents.write(type, state.documentId, locale, (current, now) => {

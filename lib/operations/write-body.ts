@@ -16,10 +16,11 @@ export interface WriteBody {
 /**
  * Parses a write's body: its attributes, each `uid` it leaves unset derived from its target
  * field (unique in `locale`), and its relation operations, whose targets must exist (§16).
+ * A write that does not publish (`publish` false) may leave `required` attributes empty (§15).
  */
-export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, locale: string, documentId: string, current?: Version): Promise<WriteBody> {
+export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, locale: string, documentId: string, publish: boolean, current?: Version): Promise<WriteBody> {
   const { type, services } = scope
-  const attributes = parseBody(body, type, mode)
+  const attributes = parseBody(body, type, mode, { draft: type.draftAndPublish && !publish })
   const links = parseLinkOps((body as { data: Record<string, unknown> }).data, type)
   // Links that cannot apply to the version as read (a position relative to a target not linked,
   // too many) are a 400 before ids are drawn; the write applies them again to what it reads.

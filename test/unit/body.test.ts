@@ -19,9 +19,11 @@ describe('parseBody', () => {
     expect(errorOf(() => parseBody(body, article, 'create')).message).toBe('Missing "data" payload in the request body')
   })
 
-  it('rejects the key publishedAt with a message that points to status (content-model.md §15)', () => {
-    const error = errorOf(() => parseBody({ data: { publishedAt: '2024-01-01T00:00:00.000Z' } }, article, 'update'))
-    expect(error.message).toMatch(/^Invalid key publishedAt\b.*\bstatus\b/)
+  it('ignores publishedAt, and refuses publishedAt: null on a write that publishes, pointing to status=draft (content-model.md §15)', () => {
+    expect(parseBody({ data: { title: 'T', publishedAt: '2024-01-01T00:00:00.000Z' } }, article, 'update')).toEqual({ title: 'T' })
+    expect(parseBody({ data: { title: 'T', publishedAt: null } }, article, 'update', { draft: true })).toEqual({ title: 'T' })
+    const error = errorOf(() => parseBody({ data: { publishedAt: null } }, article, 'update'))
+    expect(error.message).toMatch(/\bstatus=draft\b/)
     expect(error.details).toEqual({ errors: [{ path: ['publishedAt'], message: error.message, name: 'ValidationError' }] })
   })
 
@@ -53,7 +55,7 @@ describe('parseBody', () => {
 
   it('still requires required attributes when data is {}', () => {
     const withRequired: ContentType = { ...article, attributes: { ...article.attributes, title: { type: 'string', localized: true, required: true } } }
-    expect(errorOf(() => parseBody({ data: {} }, withRequired, 'create')).message).toBe('title must be defined')
+    expect(errorOf(() => parseBody({ data: {} }, withRequired, 'create')).message).toBe('title must be defined.')
   })
 
   it('rejects non-localized attributes in a new localization', () => {
@@ -63,7 +65,7 @@ describe('parseBody', () => {
 
   it('requires required attributes on create but not on update', () => {
     const withRequired: ContentType = { ...article, attributes: { ...article.attributes, title: { type: 'string', localized: true, required: true } } }
-    expect(errorOf(() => parseBody({ data: { slug: 's' } }, withRequired, 'create')).message).toBe('title must be defined')
+    expect(errorOf(() => parseBody({ data: { slug: 's' } }, withRequired, 'create')).message).toBe('title must be defined.')
     expect(parseBody({ data: { slug: 's' } }, withRequired, 'update')).toEqual({ slug: 's' })
     expect(errorOf(() => parseBody({ data: { title: null } }, withRequired, 'update')).status).toBe(400)
   })
