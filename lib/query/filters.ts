@@ -236,7 +236,7 @@ export function crossesRelations(filter: Filter | undefined): boolean {
 
 /**
  * The filter of `_q=<text>` (content-model.md §14): any searchable text attribute contains the
- * whole text, ignoring case; when the text is a number, numeric attributes equal to it match too.
+ * whole text, ignoring case; when the text is a number, numeric attributes and `id` equal to it match too.
  * Undefined for an empty text; a filter matching nothing when no attribute is searchable.
  */
 export function searchFilter(raw: unknown, type: ContentType): Filter | undefined {
@@ -244,7 +244,9 @@ export function searchFilter(raw: unknown, type: ContentType): Filter | undefine
   if (typeof raw !== 'string') throw badRequest('Invalid _q: expected one search text', queryDetails('_q', '_q', '_q'))
   const text = raw.trim()
   if (text === '') return undefined
-  const members: Filter[] = []
+  // A number matches the version's `id` too, as Strapi's search does (it also searches `id`).
+  const id = parseAs(text, fieldKind('id', type))
+  const members: Filter[] = id === undefined ? [] : [condition('id', '$eq', [id])]
   for (const [field, attribute] of Object.entries(type.attributes)) {
     if (isPrivate(attribute) || attribute.searchable === false) continue
     if (SEARCHABLE_TEXT_TYPES.has(attribute.type)) members.push(condition(field, '$containsi', [text]))

@@ -26,11 +26,11 @@ describe('_q search', () => {
     expect(all).toHaveLength(40)
   })
 
-  /** What `_q=<text>` keeps, read off every document: title, slug or category contain it ignoring case, or views equals it. */
+  /** What `_q=<text>` keeps, read off every document: title, slug or category contain it ignoring case, or views or id equals it. */
   const bruteForce = (text: string) => all.filter((doc) => {
     const needle = text.trim().toLowerCase()
     const texts = [doc.title, doc.slug, doc.category].filter((value): value is string => typeof value === 'string')
-    return texts.some((value) => value.toLowerCase().includes(needle)) || (/^-?\d+$/.test(text.trim()) && doc.views === Number(text.trim()))
+    return texts.some((value) => value.toLowerCase().includes(needle)) || (/^-?\d+$/.test(text.trim()) && (doc.views === Number(text.trim()) || doc.id === Number(text.trim())))
   }).map((doc) => doc.documentId).sort()
 
   it('keeps exactly the documents a brute-force reading keeps (property)', async () => {
@@ -44,6 +44,13 @@ describe('_q search', () => {
         expect(body.meta.pagination.total).toBe(bruteForce(text).length)
       },
     ), { numRuns: 40 })
+  })
+
+  it('matches a number to the id of a version, as Strapi\'s search does', async () => {
+    const doc = all.find((candidate) => bruteForce(String(candidate.id)).length === 1) ?? all[0]
+    const body = await json(await ctx.request('GET', `/api/articles?_q=${doc.id}&fields[0]=title`))
+    expect(body.data.map((found: { id: number }) => found.id)).toContain(doc.id)
+    expect(body.data.map((found: { documentId: string }) => found.documentId).sort()).toEqual(bruteForce(String(doc.id)))
   })
 
   it('keeps every document for an empty _q', async () => {
