@@ -18,18 +18,18 @@ function names(raw: unknown): string[] {
 
 /**
  * Parses the raw `fields` value from qs; undefined (every field) when absent, `*` or `fields[0]=*`;
- * 400 on unknown (or private) names.
+ * 400 on unknown (or private) names, with or without `*`.
  */
 export function parseFields(raw: unknown, type: ContentType): readonly string[] | undefined {
   if (raw === undefined) return undefined
   const requested = names(raw)
-  if (requested.includes('*')) return undefined
   if (requested.length === 0) throw invalid('Invalid fields: at least one field name is required', 'fields')
   const selectable = new Set<string>([...ALWAYS, ...SELECTABLE_SYSTEM, ...publicAttributes(type)])
+  // Every name is checked, beside `*` too (as Strapi): a private one is a 400, never ignored.
   for (const name of requested) {
-    if (!selectable.has(name)) throw invalid(`Invalid key ${name}`, name)
+    if (name !== '*' && !selectable.has(name)) throw invalid(`Invalid key ${name}`, name)
   }
-  return [...new Set(requested)]
+  return requested.includes('*') ? undefined : [...new Set(requested)]
 }
 
 /** The document with id, documentId and the selected fields only, in the document's own key order. */
