@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import type { Attribute, ContentType } from './content-types.js'
 import { badRequest } from './errors.js'
+import { MUST_BE_DEFINED, nullRequired } from './schema/messages.js'
 import { attributeValueSchema } from './schema/values.js'
 
 /** What a body may contain: every attribute, a partial update, or localized attributes only. */
@@ -79,7 +80,7 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode, opti
       continue
     }
     if (value === null) {
-      if (attribute.required === true && options.draft !== true) fail(name, mustBeDefined(name))
+      if (attribute.required === true && options.draft !== true) fail(name, `${name} ${nullRequired(attribute)}`)
       else attributes[name] = null
       continue
     }
@@ -91,16 +92,13 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode, opti
     if (!ownedIn(mode, attribute) || name in attributes || errors.some((e) => e.path[0] === name)) continue
     // Defaults were checked at start-up; parsing them again gives a password its own salt.
     if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
-    else if (attribute.required === true && options.draft !== true && uidSource(type, attribute, data) === undefined) fail(name, mustBeDefined(name))
+    else if (attribute.required === true && options.draft !== true && uidSource(type, attribute, data) === undefined) fail(name, `${name} ${MUST_BE_DEFINED}`)
   }
   throwIfAny(errors)
   return attributes
 }
 
 const PUBLISHED_AT_NULL = 'publishedAt cannot be null on a write that publishes: to write the draft only, add the query parameter status=draft'
-
-/** Strapi's message for a required attribute without a value. */
-const mustBeDefined = (name: string) => `${name} must be defined.`
 
 /** One 400 listing every problem of `errors`, if any (Strapi's message: the one problem, or their count). */
 function throwIfAny(errors: readonly FieldError[]): void {
@@ -117,7 +115,7 @@ function throwIfAny(errors: readonly FieldError[]): void {
 export function checkPublishable(type: ContentType, attributes: Readonly<Attributes>): void {
   const errors: FieldError[] = []
   for (const [name, attribute] of Object.entries(type.attributes)) {
-    if (attribute.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: mustBeDefined(name), name: 'ValidationError' })
+    if (attribute.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: `${name} ${nullRequired(attribute)}`, name: 'ValidationError' })
   }
   throwIfAny(errors)
 }

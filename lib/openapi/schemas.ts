@@ -128,19 +128,25 @@ function relationInputSchema(relation: Relation): Schema {
 }
 
 
-/** The `{ data: { ...attributes } }` body of a create (`required` attributes must be there) or an update. */
+/**
+ * The `{ data: { ...attributes } }` body of a create (`required` attributes must be there) or an
+ * update. A draft & publish type's drafts may be incomplete (§15): `required` holds when publishing only.
+ */
 function requestSchema(type: ContentType, mode: 'create' | 'update'): Schema {
   const properties: Record<string, Schema> = {}
   const writable = Object.entries(type.attributes).filter(([, attribute]) => attribute.writable !== false)
+  const enforced = (attribute: Attribute) => attribute.required === true && !type.draftAndPublish
   for (const [name, attribute] of writable) {
-    properties[name] = attribute.required === true ? attributeSchema(attribute) : nullable(attributeSchema(attribute))
+    properties[name] = enforced(attribute) ? attributeSchema(attribute) : nullable(attributeSchema(attribute))
+    if (attribute.required === true && type.draftAndPublish) properties[name] = { ...properties[name], description: 'Required to publish (a status=draft write may leave it empty)' }
     if (attribute.unique === true || attribute.type === 'uid') properties[name] = { ...properties[name], description: 'Unique per locale' }
     if (attribute.type === 'uid' && attribute.targetField !== undefined) properties[name] = { ...properties[name], description: `Unique per locale; derived from ${attribute.targetField} when not sent` }
   }
   for (const [name, relation] of Object.entries(type.relations)) properties[name] = { ...relationInputSchema(relation), description: `Links to ${relation.target} documents of this locale (content-model.md §16)` }
   properties.locale = { description: 'Ignored: the `locale` query parameter decides' }
+  properties.publishedAt = { description: type.draftAndPublish ? 'Ignored: publication follows `status` and the publish action; null is a 400 unless status=draft' : 'Ignored' }
   const derived = (attribute: Attribute) => attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField !== undefined)
-  const required = mode === 'create' ? writable.filter(([, a]) => a.required === true && !derived(a)).map(([name]) => name) : []
+  const required = mode === 'create' ? writable.filter(([, a]) => enforced(a) && !derived(a)).map(([name]) => name) : []
   const data = closed(properties, required)
   const localized = Object.entries(type.attributes).filter(([, a]) => a.localized).map(([name]) => name)
   const description = mode === 'create'

@@ -5,6 +5,7 @@
 import { randomBytes, scryptSync } from 'node:crypto'
 import * as v from 'valibot'
 import type { Attribute } from '../content-types.js'
+import { notType } from './messages.js'
 
 /** Largest magnitude DynamoDB stores in a number; a float beyond it is rejected, not truncated. */
 const NUMBER_MAGNITUDE = 9.9e125
@@ -45,11 +46,11 @@ function text(attribute: Attribute, defaultMax?: number) {
   const { minLength, regex } = attribute
   const pattern = regex === undefined ? undefined : new RegExp(regex)
   return v.pipe(
-    v.string('must be a string'),
+    v.string(notType('string')),
     v.check((s) => s.isWellFormed(), 'must be valid Unicode'),
     v.check((s) => minLength === undefined || codePoints(s) >= minLength, `must be at least ${minLength} characters`),
     v.check((s) => maxLength === undefined || codePoints(s) <= maxLength, `must be at most ${maxLength} characters`),
-    v.check((s) => pattern === undefined || pattern.test(s), `must match the format ${regex}`),
+    v.check((s) => pattern === undefined || pattern.test(s), `must match the following: "${String(pattern)}"`),
   )
 }
 
@@ -88,22 +89,22 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
     case 'richtext':
       return text(attribute)
     case 'email':
-      return v.pipe(text(attribute, 255), v.email('must be an email address'))
+      return v.pipe(text(attribute, 255), v.email('must be a valid email'))
     case 'uid':
-      return v.pipe(text(attribute, 255), v.regex(/^[A-Za-z0-9\-_.~]*$/, 'must only contain A-Z a-z 0-9 - _ . ~'))
+      return v.pipe(text(attribute, 255), v.regex(/^[A-Za-z0-9\-_.~]*$/, 'must match the following: "/^[A-Za-z0-9-_.~]*$/"'))
     case 'password':
       return v.pipe(text(attribute), v.transform(hashPassword))
     case 'enumeration':
-      return v.picklist(attribute.enum ?? [], `must be one of ${(attribute.enum ?? []).join(', ')}`)
+      return v.picklist(attribute.enum ?? [], `must be one of the following values: ${(attribute.enum ?? []).join(', ')}`)
     case 'integer':
-      return v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(-2147483648), v.maxValue(2147483647), ...bounded<number>(attribute, numeric))
+      return v.pipe(v.number(notType('number')), v.integer('must be an integer'), v.minValue(-2147483648), v.maxValue(2147483647), ...bounded<number>(attribute, numeric))
     case 'biginteger':
       return v.pipe(v.string('must be a string of digits'), v.regex(/^-?\d{1,19}$/, 'must be a string of digits'), ...bounded<string>(attribute, exact))
     case 'float':
     case 'decimal':
-      return v.pipe(v.number('must be a number'), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE, 'is out of range'), ...bounded<number>(attribute, numeric))
+      return v.pipe(v.number(notType('number')), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE, 'is out of range'), ...bounded<number>(attribute, numeric))
     case 'boolean':
-      return v.boolean('must be a boolean')
+      return v.boolean(notType('boolean'))
     case 'date':
       return v.pipe(v.string('must be a date (YYYY-MM-DD)'), v.isoDate('must be a date (YYYY-MM-DD)'))
     case 'time':

@@ -26,7 +26,10 @@ const REPORT = {
   },
 }
 
-const missing = (...names: string[]) => names.map((name) => ({ path: [name], message: `${name} must be defined.`, name: 'ValidationError' }))
+/** Strapi's messages: an attribute not sent "must be defined."; one that is null (a draft's, when published) fails its type. */
+const TYPES: Record<string, string> = { title: 'string', code: 'number' }
+const unsent = (...names: string[]) => names.map((name) => ({ path: [name], message: `${name} must be defined.`, name: 'ValidationError' }))
+const missing = (...names: string[]) => names.map((name) => ({ path: [name], message: `${name} must be a \`${TYPES[name]}\` type, but the final value was: \`null\`.`, name: 'ValidationError' }))
 
 describe('incomplete drafts (content-model.md §15)', () => {
   let ctx: TestContext
@@ -66,7 +69,7 @@ describe('incomplete drafts (content-model.md §15)', () => {
   })
 
   it('refuses a write that publishes an incomplete version, listing every missing path, and publishes nothing', async () => {
-    await refused(() => reports.post({ summary: 's' }), missing('title', 'code'))
+    await refused(() => reports.post({ summary: 's' }), unsent('title', 'code'))
     const draft = await dataOf(await reports.post({ summary: 'draft only' }, { status: 'draft' }))
     // The body alone is valid; the version it would publish (the draft as stored, changed) is not.
     const error = await refused(() => reports.put(draft.documentId, { summary: 'now' }), missing('title', 'code'))
@@ -79,7 +82,7 @@ describe('incomplete drafts (content-model.md §15)', () => {
   it('refuses the publish action on an incomplete draft (one locale and *), and publishes once it is complete', async () => {
     const draft = await dataOf(await reports.post({ title: 'only a title' }, { status: 'draft' }))
     const error = await refused(() => reports.action(draft.documentId, 'publish'), missing('code'))
-    expect(error.message).toBe('code must be defined.')
+    expect(error.message).toBe('code must be a `number` type, but the final value was: `null`.')
     await refused(() => reports.action(draft.documentId, 'publish', { locale: '*' }), missing('code'))
     await dataOf(await reports.put(draft.documentId, { code: 2 }, { status: 'draft' }))
     expect(await dataOf(await reports.action(draft.documentId, 'publish'))).toMatchObject({ title: 'only a title', code: 2 })

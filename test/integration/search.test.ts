@@ -47,7 +47,7 @@ describe('_q search', () => {
   })
 
   it('matches a number to the id of a version, as Strapi\'s search does', async () => {
-    const doc = all.find((candidate) => bruteForce(String(candidate.id)).length === 1) ?? all[0]
+    const doc = all.find((candidate) => bruteForce(String(candidate.id)).length === 1) ?? (all[0] as Record<string, any>)
     const body = await json(await ctx.request('GET', `/api/articles?_q=${doc.id}&fields[0]=title`))
     expect(body.data.map((found: { id: number }) => found.id)).toContain(doc.id)
     expect(body.data.map((found: { documentId: string }) => found.documentId).sort()).toEqual(bruteForce(String(doc.id)))

@@ -154,7 +154,7 @@ describe('refusing a bad schema file with one line naming the file and the key p
     ['a plural name that is not kebab-case', { ...valid(), info: { singularName: 'thing', pluralName: 'Things' } }, /info\.pluralName: must be lower-case kebab-case/],
     ['an option of another type', valid({ views: { type: 'integer', maxLength: 3 } }), /attributes\.views\.maxLength: unknown key/],
     ['an enumeration without values', valid({ size: { type: 'enumeration' } }), /attributes\.size\.enum/],
-    ['a default of the wrong type', valid({ views: { type: 'integer', default: 'many' } }), /attributes\.views\.default: is not a valid value: must be an integer/],
+    ['a default of the wrong type', valid({ views: { type: 'integer', default: 'many' } }), /attributes\.views\.default: is not a valid value: must be a `number` type/],
     ['a default outside the bounds', valid({ views: { type: 'integer', min: 1, default: 0 } }), /attributes\.views\.default: is not a valid value: must be greater than or equal to 1/],
     ['min above max', valid({ views: { type: 'integer', min: 5, max: 1 } }), /attributes\.views\.min: must not be greater than max/],
     ['a regex that does not compile', valid({ code: { type: 'string', regex: '([a-z' } }), /attributes\.code\.regex: is not a valid regular expression/],
