@@ -29,6 +29,13 @@ export function VersionBadge(props: { type: ContentType; view: DocumentView; loc
   return <span class={`badge ${status === 'published' ? 'exists' : 'draft'}`}>{status}</span>
 }
 
+/** The required attributes a draft leaves empty: what its publication would refuse (private ones are never read). */
+function publicationBlockers(type: ContentType, draft: Record<string, unknown>): string[] {
+  return attributesOf(type)
+    .filter(([name, attribute]) => attribute.required === true && attribute.private !== true && attribute.type !== 'password' && (draft[name] ?? null) === null)
+    .map(([name]) => name)
+}
+
 export interface FormState {
   /** Submitted input texts, by attribute, shown again after a refused write. */
   readonly submitted?: ReadonlyMap<string, string>
@@ -67,6 +74,9 @@ export function DocumentPage(props: DocumentPageProps) {
   const draftAndPublish = hasDraftAndPublish(type)
   const localeName = locales.find((entry) => entry.code === locale)?.name ?? locale
   const others = locales.filter((entry) => entry.code !== locale && view.editable.has(entry.code))
+  // A draft may be saved incomplete; publishing it needs every required value (content-model.md §15).
+  const required = draftAndPublish ? ' (required to publish)' : ' (required)'
+  const blockers = draftAndPublish && current !== undefined ? publicationBlockers(type, current.document) : []
   return (
     <Page page={page} title={title} section={`content:${routeName(type)}`}>
       {type.kind === 'collection' ? <p><a href={to(page, `/admin/content/${routeName(type)}${queryOf({ locale })}`)}>{`Back to the ${displayNameOf(type).toLowerCase()} list`}</a></p> : null}
@@ -152,11 +162,11 @@ export function DocumentPage(props: DocumentPageProps) {
                 {attribute.type === 'boolean' ? (
                   <label for={id}>
                     <AttributeInput id={id} name={name} attribute={attribute} text={text} checked={state.submitted?.has(name) ? text === 'true' : value === true} describedBy={describedBy} invalid={error !== undefined} disabled={inherited} />{' '}
-                    {name}{attribute.required === true ? ' (required)' : ''} {shared ? <span class="badge shared">shared</span> : null}
+                    {name}{attribute.required === true ? required : ''} {shared ? <span class="badge shared">shared</span> : null}
                   </label>
                 ) : (
                   <label for={id}>
-                    {name}{attribute.required === true ? ' (required)' : ''} {shared ? <span class="badge shared">shared</span> : null}
+                    {name}{attribute.required === true ? required : ''} {shared ? <span class="badge shared">shared</span> : null}
                   </label>
                 )}
                 {attribute.type === 'boolean' ? null : <AttributeInput id={id} name={name} attribute={attribute} text={text} checked={false} describedBy={describedBy} invalid={error !== undefined} disabled={inherited} />}
@@ -187,9 +197,10 @@ export function DocumentPage(props: DocumentPageProps) {
               <form method="post" action={to(page, `${base}${queryOf({ locale })}`)}>
                 <Csrf token={page.csrf} />
                 {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
-                {statusOf(view, locale) === 'published' ? null : <button type="submit" name="intent" value="publish" class="secondary">{`Publish ${locale}`}</button>}{' '}
+                {statusOf(view, locale) === 'published' ? null : <button type="submit" name="intent" value="publish" class="secondary" aria-describedby={blockers.length === 0 ? undefined : 'publish-blockers'}>{`Publish ${locale}`}</button>}{' '}
                 {view.published.has(locale) ? <button type="submit" name="intent" value="unpublish" class="secondary">{`Unpublish ${locale}`}</button> : null}{' '}
                 {statusOf(view, locale) === 'modified' ? <button type="submit" name="intent" value="discard-draft" class="secondary">Discard draft</button> : null}
+                {blockers.length === 0 ? null : <p id="publish-blockers" class="hint">{`Publishing needs a value for: ${blockers.join(', ')}.`}</p>}
               </form>
             ) : null}
             <form method="post" action={to(page, `${base}${queryOf({ locale })}`)} data-confirm={`Delete the ${locale} version?`}>

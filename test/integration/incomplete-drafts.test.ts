@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadContentTypes } from '../../lib/schema/load.js'
-import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
 import { dataOf, draftClient, oneOf, type DraftClient } from '../support/drafts.js'
 
 const dirs: string[] = []
@@ -94,5 +94,37 @@ describe('incomplete drafts (content-model.md §15)', () => {
     await dataOf(await reports.put(created.documentId, { title: null }, { status: 'draft' }))
     await refused(() => reports.action(created.documentId, 'publish'), missing('title'))
     expect(await oneOf(await reports.get(created.documentId))).toMatchObject({ title: 'full', code: 3 })
+  })
+
+  describe('in the admin interface', () => {
+    const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
+    const formOf = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields).toString() })
+    let cookie = ''
+    let csrf = ''
+    const get = (path: string) => ctx.app.request(path, { headers: { Cookie: cookie } })
+    const post = (path: string, fields: Record<string, string>) =>
+      ctx.app.request(path, { ...formOf({ _csrf: csrf, ...fields }), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie } })
+    beforeAll(async () => {
+      const page = await ctx.app.request('http://localhost/admin/sign-in')
+      const signed = await ctx.app.request('http://localhost/admin/sign-in', { ...formOf({ _csrf: csrfIn(await page.text()), token: ADMIN_TOKEN }), headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookiesOf(page) } })
+      cookie = (signed.headers.getSetCookie().find((line) => line.startsWith('admin_session=')) ?? '').split(';')[0] ?? ''
+      csrf = csrfIn(await (await get('/admin')).text())
+    })
+
+    it('saves an incomplete draft, says what blocks its publication, and shows the refusal next to each field', async () => {
+      const created = await post('/admin/content/reports?locale=en', { intent: 'save', 'f.summary': 'from the form' })
+      expect(created.status).toBe(303)
+      const documentId = /reports\/([a-z0-9]{24})/.exec(created.headers.get('location') ?? '')?.[1] ?? ''
+      const html = await (await get(`/admin/content/reports/${documentId}?locale=en`)).text()
+      expect(html).toContain('title (required to publish)')
+      expect(html).toContain('Publishing needs a value for: title, code.')
+      const refused = await post(`/admin/content/reports/${documentId}?locale=en`, { intent: 'publish' })
+      expect(refused.status).toBe(400)
+      const page = await refused.text()
+      expect(page).toContain('<span id="attr-title-error" class="error">title must be a `string` type, but the final value was: `null`.</span>')
+      expect(page).toContain('<span id="attr-code-error" class="error">code must be a `number` type, but the final value was: `null`.</span>')
+      expect((await reports.get(documentId)).status).toBe(404)
+    })
   })
 })
