@@ -5,6 +5,7 @@
 import type { Caller } from '../access.js'
 import { typeByUid, type ContentType } from '../content-types.js'
 import { ApiError, notFound } from '../errors.js'
+import { WILDCARD } from '../locales.js'
 import type { Services } from '../services.js'
 import type { DocumentState } from '../storage/document-plan.js'
 import { DOCUMENT_ID } from '../storage/documents.js'
@@ -44,6 +45,22 @@ export function askerOf(who: Caller, type: ContentType): Asker {
 export function localeOf(scope: Scope, requested: string | undefined, wildcard = false): Promise<string> {
   const { locales } = scope.services
   return scope.type.localized ? locales.resolve(requested, wildcard) : locales.defaultCode()
+}
+
+/**
+ * The locale a request's relations are read in (populate, filters, sort; content-model.md §16): its
+ * own (`own`, from localeOf), except for a type that is not localized, whose one version ignores
+ * `locale` but whose links show their targets in the locale asked (an unknown or `*` one is
+ * ignored, as for the version itself).
+ */
+export async function relationLocaleOf(scope: Scope, requested: string | undefined, own: string): Promise<string> {
+  if (scope.type.localized || requested === undefined || requested === WILDCARD) return own
+  try {
+    return await scope.services.locales.resolve(requested, false)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) return own
+    throw error
+  }
 }
 
 /** The status a write's body goes to: the draft of a draft & publish type, else the (only) published version. */

@@ -9,7 +9,7 @@ import { releaseTargets, writeInverse } from '../relations/inverse.js'
 import { resolveLinks } from '../relations/write.js'
 import { newDocumentId } from '../storage/documents.js'
 import type { Version } from '../storage/items.js'
-import { bodyStatusOf, localeOf, type Scope } from './context.js'
+import { bodyStatusOf, localeOf, relationLocaleOf, type Scope } from './context.js'
 import { populatorOf } from './populate.js'
 import { writeBodyOf } from './write-body.js'
 
@@ -46,5 +46,5 @@ export async function create(scope: Scope, input: WriteInput): Promise<Written> 
   })
   await writeInverse(services, type, documentId, locale, publish, links)
   await releaseTargets(services, type, documentId, locale, publish, links)
-  return { version, populated: await populator?.([version], version.locale) }
+  return { version, populated: await populator?.([version], await relationLocaleOf(scope, query.locale, version.locale)) }
 }

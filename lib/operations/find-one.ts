@@ -11,7 +11,7 @@ import { versionIn } from '../document-changes.js'
 import { DOCUMENT_ID } from '../storage/documents.js'
 import { versionValues, type Version } from '../storage/items.js'
 import type { Status } from '../table.js'
-import { localeOf, readable, readStatusOf, type Asker, type Scope } from './context.js'
+import { localeOf, readable, readStatusOf, relationLocaleOf, type Asker, type Scope } from './context.js'
 import { BODY_TAGGED, populatorOf } from './populate.js'
 
 export interface FindOneInput {
@@ -36,15 +36,16 @@ export async function findOne(scope: Scope, input: FindOneInput): Promise<FoundO
   const { type, services } = scope
   const { asker, query, documentId } = input
   const locale = await localeOf(scope, query.locale, input.wildcard)
+  const linked = await relationLocaleOf(scope, query.locale, locale)
   const status = await readStatusOf(scope, asker, query.status)
   const fallback = query.fallback !== false
   const populator = populatorOf(scope, asker.who, query.populate, status, fallback) ?? (crossesRelations(query.filters) ? BODY_TAGGED : undefined)
-  const filter = await resolvedFilter(scope, asker.who, query.filters, locale, status, fallback)
+  const filter = await resolvedFilter(scope, asker.who, query.filters, linked, status, fallback)
   if (!DOCUMENT_ID.test(documentId)) throw notFound()
   if (locale !== WILDCARD) {
     const version = await readVersion(scope, documentId, locale, status, fallback, filter)
     // The targets follow the request's locale, not the one the version was found in.
-    return { kind: 'one', version, populated: await populator?.([version], locale) }
+    return { kind: 'one', version, populated: await populator?.([version], linked) }
   }
   if (services.config.rest.findOneShape === 'object') throw badRequest("locale '*' needs api.rest.findOneShape 'array'")
   const versions = (await services.documents.getDocument(type, documentId)).versions

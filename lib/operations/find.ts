@@ -15,7 +15,7 @@ import type { Version } from '../storage/items.js'
 import type { ListResult } from '../storage/lists/reader.js'
 import type { Validator } from '../storage/lists/validator.js'
 import { publicationList, versionList, type PublicationState, type Status } from '../table.js'
-import { readable, localeOf, readStatusOf, type Asker, type Scope } from './context.js'
+import { readable, localeOf, readStatusOf, relationLocaleOf, type Asker, type Scope } from './context.js'
 import { resolvedFilter } from './find-one.js'
 import { populatorOf, type Populator } from './populate.js'
 
@@ -64,6 +64,7 @@ export async function planFind(scope: Scope, input: FindInput): Promise<FindPlan
   const { type, services } = scope
   const { asker, query } = input
   const locale = await localeOf(scope, query.locale, true)
+  const linked = await relationLocaleOf(scope, query.locale, locale)
   const status = await readStatusOf(scope, asker, query.status, query.publicationFilter)
   const fallback = query.fallback !== false
   const populator = populatorOf(scope, asker.who, query.populate, status, fallback, input.tree)
@@ -73,7 +74,7 @@ export async function planFind(scope: Scope, input: FindInput): Promise<FindPlan
   const relationSort = query.sort.some(throughRelation)
   if (relationFilter || relationSort) checkReadThrough(services, type, { filter: query.filters, sort: query.sort }, readable(asker.who, status))
   const { lists: listNames, partitions, chain, served } = await listsOf(scope, query, locale, status, fallback)
-  const normalized = { uid: type.uid, locale, lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined, partitions, populate: populator === undefined ? undefined : treeKey(populator.tree) }
+  const normalized = { uid: type.uid, locale, ...(linked === locale ? {} : { linked }), lists: listNames, sort: query.sort, pagination: query.pagination, filters: query.filters, fields: query.fields, fallback: chain !== undefined, partitions, populate: populator === undefined ? undefined : treeKey(populator.tree) }
   const { offset, limit } = paginationWindow(query.pagination)
   const trusted = await services.locales.indexTrusted()
   // Lists settle from when their reads start (see SETTLE_MS): a page read then saw every write
@@ -83,17 +84,17 @@ export async function planFind(scope: Scope, input: FindInput): Promise<FindPlan
   // move with every change to their versions (a partition's only when its members change).
   // Through relations (populate, filters, sort), the other types' lists read count too.
   const through = populator !== undefined || relationFilter || relationSort
-    ? await listsReadThrough(services, type, { tree: populator?.tree, filter: query.filters, sort: query.sort, locale, status, fallback })
+    ? await listsReadThrough(services, type, { tree: populator?.tree, filter: query.filters, sort: query.sort, locale: linked, status, fallback })
     : []
   const validator = services.lists.validator(type, listNames, partitions, through)
   const read = async (): Promise<ListResult> => {
-    const filter = relationFilter ? await resolvedFilter(scope, asker.who, query.filters, locale, status, fallback) : query.filters
+    const filter = relationFilter ? await resolvedFilter(scope, asker.who, query.filters, linked, status, fallback) : query.filters
     const request = { lists: listNames, collation: locale, sort: query.sort, filter, offset, limit, maxScan: services.config.rest.maxScan, trusted, startedAt }
-    if (relationSort) return sortedThroughRelations({ services, status, fallback, read: services.documents.batchReader() }, type, request, validator, locale)
+    if (relationSort) return sortedThroughRelations({ services, status, fallback, read: services.documents.batchReader() }, type, request, validator, linked)
     if (partitions !== undefined) return partitions.length === 0 ? { versions: [], total: 0 } : services.lists.inPublicationStates(type, request, partitions, validator)
     return chain !== undefined && !served ? services.lists.listChain(type, chain, request, validator) : services.lists.list(type, request, validator)
   }
-  return { normalized, key: JSON.stringify(normalized), trusted, startedAt, validator, read, populate: populateWith(populator, locale) }
+  return { normalized, key: JSON.stringify(normalized), trusted, startedAt, validator, read, populate: populateWith(populator, linked) }
 }
 
 /** A plan's populate step: nothing without a populator. */

@@ -8,7 +8,7 @@ import { resolveLinks } from '../relations/write.js'
 import type { DocumentState } from '../storage/document-plan.js'
 import type { Status } from '../table.js'
 import { expectedRevision, type Accepted } from './conditions.js'
-import { bodyStatusOf, loadDocument, localeOf, type Scope } from './context.js'
+import { bodyStatusOf, loadDocument, localeOf, relationLocaleOf, type Scope } from './context.js'
 import type { WriteInput, Written } from './create.js'
 import { populatorOf } from './populate.js'
 import { writeBodyOf } from './write-body.js'
@@ -72,5 +72,5 @@ async function putVersion(scope: Scope, input: UpdateInput, state: DocumentState
   }, state)
   await writeInverse(services, type, state.documentId, locale, publish, links)
   await releaseTargets(services, type, state.documentId, locale, publish, links)
-  return { version, populated: await populator?.([version], version.locale) }
+  return { version, populated: await populator?.([version], await relationLocaleOf(scope, query.locale, version.locale)) }
 }
