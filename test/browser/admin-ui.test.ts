@@ -6,8 +6,9 @@ import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServerApp } from '../../lib/server-app.js'
+import { axeOnEveryLoad } from '../support/axe.js'
 import { launchBrowser, type TestBrowser } from '../support/browser.js'
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -28,6 +29,7 @@ let browser: TestBrowser
 let page: Page
 let documentId: string
 let accessKey: string
+let axe: ReturnType<typeof axeOnEveryLoad>
 const logLines: string[] = []
 const pageErrors: string[] = []
 
@@ -71,7 +73,14 @@ beforeAll(async () => {
   page.setDefaultTimeout(20_000)
   page.on('pageerror', (error) => pageErrors.push(error.message))
   page.on('dialog', (dialog) => void dialog.accept())
+  axe = axeOnEveryLoad(page)
 }, 60_000)
+
+// axe-core on every page a test loaded: no serious or critical finding.
+afterEach(async () => {
+  await axe.settled()
+  expect(axe.findings.splice(0)).toEqual([])
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -132,6 +141,9 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'slug' }).fill('hello')
     await page.getByRole('spinbutton', { name: /views/ }).fill('3')
     await page.getByRole('textbox', { name: /category/ }).fill('news')
+    await page.getByRole('textbox', { name: 'body' }).fill('{"not": ')
+    await page.getByRole('button', { name: 'Create' }).click()
+    expect(await page.locator('#attr-body-error').textContent()).toMatch(/^body is not valid JSON: /) // names its field
     await page.getByRole('textbox', { name: 'body' }).fill('{"not": "blocks"}')
     await page.getByRole('button', { name: 'Create' }).click()
     expect(await page.locator('#attr-body-error').textContent()).toBe('body must be an array of blocks')
@@ -342,6 +354,9 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     for (const path of ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', `/admin/content/articles/${documentId}?locale=fr&source=en`, '/admin/content/homepage']) {
       await page.goto(url(path))
       expect({ path, unlabelled: await unlabelled() }).toEqual({ path, unlabelled: [] })
+      // Each page kind checked by axe for sure here (the load hook may have been cut short elsewhere).
+      await axe.settled()
+      expect({ path, checked: axe.checked.at(-1) }).toEqual({ path, checked: new URL(url(path)).pathname })
     }
     await page.goto(url('/admin/locales'))
     await page.keyboard.press('Tab')

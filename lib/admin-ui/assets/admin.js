@@ -5,7 +5,7 @@
     const check = () => {
       let message = '';
       if (area.value.trim() !== '') {
-        try { JSON.parse(area.value); } catch (error) { message = 'Not valid JSON: ' + error.message; }
+        try { JSON.parse(area.value); } catch (error) { message = (area.dataset.label || 'This field') + ' is not valid JSON: ' + error.message; }
       }
       area.setCustomValidity(message);
       area.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
