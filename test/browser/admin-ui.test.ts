@@ -305,12 +305,21 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
   it('creates a custom token from the permission matrix, shows its key once, and revokes it', async () => {
     await nav('API tokens').click()
     await page.getByRole('textbox', { name: 'Name' }).fill('writer')
+    await page.getByRole('textbox', { name: 'Description' }).fill('Posts from the CI job')
+    expect(await page.getByLabel('Expires after').inputValue()).toBe('30') // the default
+    await page.getByLabel('Expires after').selectOption({ label: '7 days' })
     await page.getByLabel('Type').selectOption('custom')
     await page.getByRole('checkbox', { name: 'Article: find', exact: true }).check()
     await page.getByRole('checkbox', { name: 'Article: create', exact: true }).check()
     await page.getByRole('button', { name: 'Create token' }).click()
     accessKey = await page.getByRole('textbox', { name: 'Access key' }).inputValue()
     expect(accessKey).toMatch(/^[A-Za-z0-9_-]{64}$/)
+    const row = page.getByRole('row', { name: /^writer/ })
+    expect(await row.getByRole('rowheader').textContent()).toBe('writerPosts from the CI job')
+    const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10)
+    expect(await row.getByRole('cell').nth(3).textContent()).toMatch(new RegExp(`^expires ${expires} \\d\\d:\\d\\d UTC$`))
+    const listed = (await (await fetch(url('/admin/api-tokens'), { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { data: { name: string; description: string; lifespan: number }[] }
+    expect(listed.data.find((token) => token.name === 'writer')).toMatchObject({ description: 'Posts from the CI job', lifespan: 7 * 86_400_000 })
     await shot('api-tokens')
 
     const headers = { Authorization: `Bearer ${accessKey}`, 'Content-Type': 'application/json' }
