@@ -203,7 +203,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     const tab = (locale: string) => page.getByRole('navigation', { name: 'Locales of this document' }).getByRole('link', { name: new RegExp(`^${locale}`) })
     await page.getByRole('row', { name: /Bonjour/ }).getByRole('link').click()
     await tab('en').click()
-    await page.getByRole('button', { name: 'Publish en' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await tab('en').textContent()).toContain('published')
     expect([await live('en'), await live('fr')]).toEqual(['Hello', 404])
@@ -221,14 +221,14 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello')
 
     await tab('fr').click()
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish fr', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await live('fr')).toBe('Bonjour')
     await page.getByRole('button', { name: 'Unpublish fr' }).click()
     expect(await status().textContent()).toContain('Unpublished')
     expect(await tab('fr').textContent()).toContain('draft')
     expect(await live('fr')).toBe(404)
-    await page.getByRole('button', { name: 'Publish fr' }).click()
+    await page.getByRole('button', { name: 'Publish fr', exact: true }).click()
     expect(await live('fr')).toBe('Bonjour')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
@@ -266,7 +266,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
     await tags.getByRole('checkbox', { name: /^Localization/ }).check()
     await shot('relation-pickers', true)
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Localization', 'Serverless'] }) // the order they were listed in
     expect(await author.inputValue()).toBe(ada)
@@ -278,7 +278,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     expect(new URL(page.url()).searchParams.get('find.tags')).toBe('soon')
     expect(await tags.locator('ul.candidates').getByRole('checkbox').count()).toBe(1)
     await tags.getByRole('checkbox', { name: /^Remove Localization/ }).check()
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
 

@@ -113,7 +113,7 @@ describe('the admin web interface', () => {
     const html = await (await get(`/admin/content/${route}/${made.data.documentId}?locale=en`)).text()
     if (offered) {
       expect(html).toContain('Save draft')
-      expect(html).toContain('Save and publish')
+      expect(html).toContain('>Publish en<') // in the status bar: saves, then publishes
       expect(html).toContain('Unpublish en')
       expect(html).toContain('<span class="badge exists">published</span>')
     } else {
