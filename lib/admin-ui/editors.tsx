@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { routeName, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
+import { bulkAction, isBulkIntent } from './list-bulk.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
 import { documentPath, localesOf, readDocument } from './documents.js'
 import { fieldName, readData, type FormMode } from './fields.js'
@@ -129,6 +130,7 @@ export function registerEditorPages(ui: Ui): void {
   })
   ui.action('/admin/content/:route', async (c, page, form) => {
     const type = await typeFor(c)
+    if (type?.kind === 'collection' && isBulkIntent(form.text('intent'))) return bulkAction(c, api, type, form)
     return type === undefined ? notFoundPage(c, page) : act(c, page, type, undefined, form)
   })
   ui.action('/admin/content/:route/:documentId', async (c, page, form) => {

@@ -123,4 +123,51 @@ describe("the editor's desk, in Chromium", { timeout: 240_000 }, () => {
     expect(await status().textContent()).toContain('Unpublished')
     expect(await live(id, 'en')).toBe(404)
   })
+  it('sorts by a column header, filters in words with several conditions, keeps chosen columns, and acts on selected rows', async () => {
+    const made: Record<string, string> = {}
+    for (const [title, views] of [['Alpha news', 3], ['Beta news', 12], ['Gamma news', 7], ['Delta news', 1]] as const) made[title] = await create('/api/articles?locale=en', { title, views })
+    await page.goto(url('/admin/content/articles?locale=en'))
+    const titles = async () => (await page.getByRole('table').getByRole('rowheader').allTextContents()).filter((text) => text.endsWith(' news'))
+
+    // Sorting: a click on the header, ascending then descending, as aria-sort says.
+    await page.getByRole('columnheader', { name: /^title/ }).getByRole('link').click()
+    expect(await page.getByRole('columnheader', { name: /^title/ }).getAttribute('aria-sort')).toBe('ascending')
+    expect(await titles()).toEqual(['Alpha news', 'Beta news', 'Delta news', 'Gamma news'])
+    await page.getByRole('columnheader', { name: /^title/ }).getByRole('link').click()
+    expect(await page.getByRole('columnheader', { name: /^title/ }).getAttribute('aria-sort')).toBe('descending')
+    expect(await titles()).toEqual(['Gamma news', 'Delta news', 'Beta news', 'Alpha news'])
+
+    // Two conditions in words, both holding; and the views column chosen instead of updatedAt.
+    const condition = (n: number) => page.getByRole('group', { name: `Condition ${n}` })
+    await condition(1).getByLabel('Field').selectOption('title')
+    await condition(1).getByLabel('Condition').selectOption({ label: 'contains' })
+    await condition(1).getByLabel('Value').fill('NEWS')
+    await condition(2).getByLabel('Field').selectOption('views')
+    await condition(2).getByLabel('Condition').selectOption({ label: 'is greater than' })
+    await condition(2).getByLabel('Value').fill('2')
+    await page.getByRole('checkbox', { name: 'views' }).check()
+    await page.getByRole('checkbox', { name: 'updatedAt' }).uncheck()
+    await page.getByRole('button', { name: 'Show' }).click()
+    expect(await titles()).toEqual(['Gamma news', 'Beta news', 'Alpha news']) // Delta has 1 view
+    expect(await page.getByRole('row', { name: /Beta news/ }).getByRole('cell').nth(2).textContent()).toBe('12') // after the selection and author cells
+    expect(await page.getByRole('columnheader', { name: /^updatedAt/ }).count()).toBe(0)
+    await shot('list-filters')
+    await page.goto(url('/admin/content/articles?locale=en'))
+    expect(await page.getByRole('columnheader', { name: /^views/ }).count()).toBe(1) // kept for the type
+
+    // Bulk actions on the selected rows.
+    const select = async (...names: string[]) => { for (const name of names) await page.getByRole('checkbox', { name: `Select ${name}` }).check() }
+    await select('Alpha news', 'Beta news')
+    await page.getByRole('button', { name: 'Unpublish selected' }).click()
+    expect(await status().textContent()).toBe('2 unpublished.')
+    expect([await live(made['Alpha news']!, 'en'), await live(made['Beta news']!, 'en'), await live(made['Gamma news']!, 'en')]).toEqual([404, 404, 'Gamma news'])
+    await select('Alpha news', 'Beta news')
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click()
+    expect(await status().textContent()).toBe('2 published.')
+    expect(await live(made['Alpha news']!, 'en')).toBe('Alpha news')
+    await select('Gamma news')
+    await page.getByRole('button', { name: 'Delete selected' }).click()
+    expect(await status().textContent()).toBe('1 deleted.')
+    expect((await ctx.request('GET', `/api/articles/${made['Gamma news']}?locale=en&status=draft`, { token })).status).toBe(404)
+  })
 })
