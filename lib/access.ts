@@ -14,6 +14,9 @@ export type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'crea
 export const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
+const DAY_MS = 86_400_000
+/** A token's lifespans, as Strapi's (7, 30 or 90 days, in ms); null (unlimited) is the default. */
+export const TOKEN_LIFESPANS = [7 * DAY_MS, 30 * DAY_MS, 90 * DAY_MS] as const
 
 /** Every action name a token or role may hold, for the deployment's `types`. */
 export function allActions(types: readonly ContentType[]): string[] {
@@ -131,17 +134,20 @@ export class AccessService {
       const cached = this.tokens.get(hash)
       if (cached !== undefined && cached.until > now) return cached.caller
     }
+    // An expired token is refused as Strapi refuses it; the cache never keeps one past its expiry.
     // A revoke during the lookup may have deleted what it read: read once more, and cache only a
     // read that no revoke overlapped.
     for (let attempt = 1; ; attempt++) {
       const generation = this.revocations
       const found = await this.lookUp(hashes)
       if (found === undefined) throw unauthorized()
+      const expiry = found.token.expiresAt === null ? Infinity : Date.parse(found.token.expiresAt)
+      if (expiry <= now) throw unauthorized('Token expired')
       const caller = new Caller(new Set(permissionsOf(found.token, this.types)))
       if (generation !== this.revocations && attempt < 2) continue
       if (generation !== this.revocations) return caller
       if (this.tokens.size > 1000) this.tokens.clear()
-      this.tokens.set(found.hash, { caller, until: now + this.ttlMs })
+      this.tokens.set(found.hash, { caller, until: Math.min(now + this.ttlMs, expiry) })
       return caller
     }
   }
@@ -227,7 +233,7 @@ export class AccessService {
    * Creates a token; its 384-bit access key is returned this once and stored only as a hash.
    * 400 for an unknown action, or for actions on a type that does not take a list.
    */
-  async createToken(input: { name: string; type: TokenType; permissions?: unknown }) {
+  async createToken(input: { name: string; type: TokenType; description?: string; lifespan?: number | null; permissions?: unknown }) {
     const listed = checkActions(input.permissions ?? [], this.types)
     if (input.type !== 'custom' && listed.length > 0) {
       // Silently dropping them would leave the caller believing the token is limited to them.
@@ -235,7 +241,12 @@ export class AccessService {
     }
     const permissions = input.type === 'custom' ? listed : []
     const accessKey = randomBytes(48).toString('base64url')
-    const token = await this.store.createToken({ name: input.name, type: input.type, permissions, createdAt: new Date(this.clock()).toISOString(), hash: this.hash(accessKey) })
+    const now = this.clock()
+    const lifespan = input.lifespan ?? null
+    const token = await this.store.createToken({
+      name: input.name, type: input.type, permissions, description: input.description ?? '', lifespan,
+      createdAt: new Date(now).toISOString(), expiresAt: lifespan === null ? null : new Date(now + lifespan).toISOString(), hash: this.hash(accessKey),
+    })
     return { ...publicView(token, this.types), accessKey }
   }
 
@@ -263,7 +274,8 @@ function permissionsOf(token: StoredToken, types: readonly ContentType[]): strin
 }
 
 function publicView(token: StoredToken, types: readonly ContentType[]) {
-  return { id: token.id, name: token.name, type: token.type, permissions: permissionsOf(token, types), createdAt: token.createdAt }
+  const { id, name, description, type, lifespan, expiresAt, createdAt } = token
+  return { id, name, description, type, permissions: permissionsOf(token, types), lifespan, expiresAt, createdAt }
 }
 
 /**

@@ -3,7 +3,7 @@
 // `GET /api/openapi.json` (the public API only).
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import * as v from 'valibot'
-import { adminTokenMatches, LIST_LOCALES, TOKEN_TYPES } from './access.js'
+import { adminTokenMatches, LIST_LOCALES, TOKEN_LIFESPANS, TOKEN_TYPES } from './access.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
 import { allowOnly, createBaseApp, json, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
@@ -28,6 +28,8 @@ const LocaleChangeSchema = v.strictObject({
 const NewTokenSchema = v.strictObject({
   name: Name,
   type: v.picklist(TOKEN_TYPES, `must be one of ${TOKEN_TYPES.join(', ')}`),
+  description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))),
+  lifespan: v.optional(v.nullable(v.picklist(TOKEN_LIFESPANS, `must be null (unlimited) or one of ${TOKEN_LIFESPANS.join(', ')} (7, 30 or 90 days in ms)`))),
   permissions: v.optional(v.array(v.string('must be an action name'), 'must be an array of action names')),
 })
 const ReindexSchema = v.strictObject({ cursor: v.optional(v.string('must be the cursor of the previous step')) })

@@ -14,6 +14,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--
   locales delete <code>
   tokens list
   tokens create <name> --type read-only|full-access|custom [--permission ACTION ...]
+                [--description TEXT] [--expires-in 7|30|90] (days; without it, never expires)
   tokens delete <id>
   roles public get
   roles public set [ACTION ...]
@@ -47,6 +48,8 @@ const OPTIONS = {
   permission: { type: 'string', multiple: true },
   fallback: { type: 'string' },
   cursor: { type: 'string' },
+  description: { type: 'string' },
+  'expires-in': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -57,7 +60,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'locales update': ['name', 'default', 'fallback'],
   'locales delete': [],
   'tokens list': [],
-  'tokens create': ['type', 'permission'],
+  'tokens create': ['type', 'permission', 'description', 'expires-in'],
   'tokens delete': [],
   'roles public': [],
   'reindex ': ['cursor'],
@@ -109,7 +112,12 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
     case 'tokens create':
       expectArguments(rest, ['name'])
       if (values.type === undefined) throw new UsageError('tokens create needs --type read-only|full-access|custom')
-      return call('POST', '/admin/api-tokens', { name: rest[0], type: values.type, ...(values.permission === undefined ? {} : { permissions: values.permission }) })
+      return call('POST', '/admin/api-tokens', {
+        name: rest[0], type: values.type,
+        ...(values.description === undefined ? {} : { description: values.description }),
+        ...(values['expires-in'] === undefined ? {} : { lifespan: lifespanOf(values['expires-in']) }),
+        ...(values.permission === undefined ? {} : { permissions: values.permission }),
+      })
     case 'tokens delete':
       expectArguments(rest, ['id'])
       return call('DELETE', `/admin/api-tokens/${encodeURIComponent(rest[0] as string)}`)
@@ -205,4 +213,10 @@ export async function sendAdminRequest(request: AdminRequest, fetchImpl: typeof 
   // A 401 from an admin route means the token, not the command: say which setting to fix.
   if (response.status === 401) return { ...outcome, stderr: outcome.stderr.replace(/\n$/, '; ADMIN_TOKEN (or --token) is not this server\'s admin token: use the one npm start prints (kept in .tmp/secrets.json)\n') }
   return outcome
+}
+
+/** --expires-in in days (7, 30 or 90, as Strapi offers) as the API's lifespan in ms. */
+function lifespanOf(days: string): number {
+  if (!['7', '30', '90'].includes(days)) throw new UsageError(`--expires-in takes 7, 30 or 90 (days), not ${days}`)
+  return Number(days) * 86_400_000
 }

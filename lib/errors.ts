@@ -30,7 +30,7 @@ export const badRequest = (message: string, details: ErrorDetails = {}) =>
   new ApiError(400, 'ValidationError', message, details)
 export const paginationError = (message: string, details: ErrorDetails = {}) =>
   new ApiError(400, 'PaginationError', message, details)
-export const unauthorized = () => new ApiError(401, 'UnauthorizedError', 'Missing or invalid credentials')
+export const unauthorized = (message = 'Missing or invalid credentials') => new ApiError(401, 'UnauthorizedError', message)
 export const forbidden = () => new ApiError(403, 'ForbiddenError', 'Forbidden')
 export const notFound = () => new ApiError(404, 'NotFoundError', 'Not Found')
 export const methodNotAllowed = (allow: readonly string[]) =>

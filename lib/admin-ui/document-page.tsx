@@ -10,6 +10,7 @@ import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
 import type { Picked, RelationView } from './relation-links.js'
 import { RelationPicker, SEARCH_FORM } from './relation-pickers.js'
+import { DOCUMENT_FORM, StatusBar } from './status-bar.js'
 import { attributesOf, displayNameOf, hasDraftAndPublish, isLocalized, labelAttribute } from './types.js'
 
 export const NOTICES: Record<string, string> = {
@@ -19,6 +20,9 @@ export const NOTICES: Record<string, string> = {
   published: 'Published.',
   unpublished: 'Unpublished: the draft stays.',
   discarded: 'Draft discarded: it is the published version again.',
+  'published-all': 'Every locale with a draft to publish is published.',
+  'unpublished-all': 'Every locale unpublished: the drafts stay.',
+  'discarded-all': 'Every modified draft discarded.',
 }
 
 /** Whether a locale version exists, and with draft & publish its state. */
@@ -71,9 +75,9 @@ export function DocumentPage(props: DocumentPageProps) {
   const label = labelAttribute(type)
   const named = label === undefined ? undefined : (current ?? anyVersion)?.document[label]
   const title = mode === 'create' && type.kind === 'collection' ? `New ${displayNameOf(type).toLowerCase()}` : `${displayNameOf(type)}${typeof named === 'string' && named !== '' ? `: ${named}` : ''}`
-  const draftAndPublish = hasDraftAndPublish(type)
   const localeName = locales.find((entry) => entry.code === locale)?.name ?? locale
   const others = locales.filter((entry) => entry.code !== locale && view.editable.has(entry.code))
+  const draftAndPublish = hasDraftAndPublish(type)
   // A draft may be saved incomplete; publishing it needs every required value (content-model.md §15).
   const required = draftAndPublish ? ' (required to publish)' : ' (required)'
   const blockers = draftAndPublish && current !== undefined ? publicationBlockers(type, current.document) : []
@@ -82,6 +86,7 @@ export function DocumentPage(props: DocumentPageProps) {
       {type.kind === 'collection' ? <p><a href={to(page, `/admin/content/${routeName(type)}${queryOf({ locale })}`)}>{`Back to the ${displayNameOf(type).toLowerCase()} list`}</a></p> : null}
       <Notice text={props.notice} />
       <Problem text={state.problem} />
+      <StatusBar type={type} view={view} locale={locale} mode={mode} badge={<VersionBadge type={type} view={view} locale={locale} />} blockers={blockers} />
       {mode === 'create' && type.kind === 'collection' ? null : (
         <nav aria-label="Locales of this document">
           <ul class="tabs">
@@ -119,7 +124,7 @@ export function DocumentPage(props: DocumentPageProps) {
           {props.source === undefined ? null : <input type="hidden" name="source" value={props.source} />}
         </form>
       ) : null}
-      <form method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" novalidate>
+      <form id={DOCUMENT_FORM} method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" novalidate>
         <Csrf token={page.csrf} />
         {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
         {mode === 'create' && type.kind === 'collection' ? (
@@ -178,31 +183,12 @@ export function DocumentPage(props: DocumentPageProps) {
           )
         })}
         {props.relations.map((relation) => <RelationPicker page={page} view={relation} locale={locale} picked={state.picked?.get(relation.name)} error={state.errors?.get(relation.name)} />)}
-        <div class="row">
-          {draftAndPublish ? (
-            <>
-              <button type="submit" name="intent" value="save">{mode === 'update' ? 'Save draft' : mode === 'localization' ? `Create ${locale} draft` : 'Create draft'}</button>
-              <button type="submit" name="intent" value="save-publish" class="secondary">Save and publish</button>
-            </>
-          ) : (
-            <button type="submit" name="intent" value="save">{mode === 'update' ? `Save ${locale}` : mode === 'localization' ? `Create ${locale} localization` : 'Create'}</button>
-          )}
-        </div>
+        {/* Saving and publishing: the status bar's buttons, at the top (status-bar.tsx). */}
       </form>
       {mode !== 'update' ? null : (
         <>
           <h2>Other actions</h2>
           <div class="row">
-            {draftAndPublish ? (
-              <form method="post" action={to(page, `${base}${queryOf({ locale })}`)}>
-                <Csrf token={page.csrf} />
-                {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
-                {statusOf(view, locale) === 'published' ? null : <button type="submit" name="intent" value="publish" class="secondary" aria-describedby={blockers.length === 0 ? undefined : 'publish-blockers'}>{`Publish ${locale}`}</button>}{' '}
-                {view.published.has(locale) ? <button type="submit" name="intent" value="unpublish" class="secondary">{`Unpublish ${locale}`}</button> : null}{' '}
-                {statusOf(view, locale) === 'modified' ? <button type="submit" name="intent" value="discard-draft" class="secondary">Discard draft</button> : null}
-                {blockers.length === 0 ? null : <p id="publish-blockers" class="hint">{`Publishing needs a value for: ${blockers.join(', ')}.`}</p>}
-              </form>
-            ) : null}
             <form method="post" action={to(page, `${base}${queryOf({ locale })}`)} data-confirm={`Delete the ${locale} version?`}>
               <Csrf token={page.csrf} />
               <button type="submit" name="intent" value="delete" class="danger">{`Delete the ${locale} version`}</button>

@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { routeName, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
+import { bulkAction, isBulkIntent } from './list-bulk.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
 import { documentPath, localesOf, readDocument } from './documents.js'
 import { fieldName, readData, type FormMode } from './fields.js'
@@ -69,14 +70,20 @@ export function registerEditorPages(ui: Ui): void {
     // The draft's ETag, as the page read it: an action refuses (412) a draft changed since.
     const etag = form.text('_etag')
     const ifMatch: Record<string, string> = etag === undefined ? {} : { 'If-Match': etag }
-    const publication = (action: string, tag: Record<string, string>) => api.call('POST', `${path}/actions/${action}?${new URLSearchParams({ locale })}`, undefined, tag)
+    const publication = (action: string, tag: Record<string, string>, on = locale) => api.call('POST', `${path}/actions/${action}?${new URLSearchParams({ locale: on })}`, undefined, tag)
     if (intent === 'publish' || intent === 'unpublish' || intent === 'discard-draft') {
       const answer = await publication(intent, ifMatch)
       if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
       return back(intent === 'publish' ? 'published' : intent === 'unpublish' ? 'unpublished' : 'discarded')
     }
+    // The status bar's actions on every locale (`locale=*`; no one draft's ETag applies).
+    if (intent === 'unpublish-all' || intent === 'discard-all') {
+      const answer = await publication(intent === 'unpublish-all' ? 'unpublish' : 'discard-draft', {}, '*')
+      if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
+      return back(intent === 'unpublish-all' ? 'unpublished-all' : 'discarded-all')
+    }
     const drafts = hasDraftAndPublish(type)
-    const publish = drafts && intent === 'save-publish'
+    const publish = drafts && (intent === 'save-publish' || intent === 'publish-all')
     if (documentId === undefined && type.kind === 'collection') {
       const target = form.text('_locale') ?? locale
       const { data, problems } = readData(type, form, 'create')
@@ -96,9 +103,11 @@ export function registerEditorPages(ui: Ui): void {
     const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data: { ...data, ...links } }, ifMatch)
     if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
     if (publish) {
-      const published = await publication('publish', answer.etag === undefined ? {} : { 'If-Match': answer.etag })
+      // Publish all: this locale's draft saved first, as a publish of this locale saves it.
+      const all = intent === 'publish-all'
+      const published = await publication('publish', answer.etag === undefined || all ? {} : { 'If-Match': answer.etag }, all ? '*' : locale)
       if (published.status !== 200) return refusedWrite(c, page, type, documentId, form, published)
-      return back('published')
+      return back(all ? 'published-all' : 'published')
     }
     return back(mode === 'update' ? 'saved' : 'created')
   }
@@ -121,6 +130,7 @@ export function registerEditorPages(ui: Ui): void {
   })
   ui.action('/admin/content/:route', async (c, page, form) => {
     const type = await typeFor(c)
+    if (type?.kind === 'collection' && isBulkIntent(form.text('intent'))) return bulkAction(c, api, type, form)
     return type === undefined ? notFoundPage(c, page) : act(c, page, type, undefined, form)
   })
   ui.action('/admin/content/:route/:documentId', async (c, page, form) => {

@@ -75,7 +75,7 @@ export function AttributeInput(props: InputProps) {
       return <textarea class="prose" rows={5} maxlength={attribute.maxLength} minlength={attribute.minLength} {...common}>{text}</textarea>
     case 'json':
     case 'blocks':
-      return <textarea data-json="" rows={8} spellcheck={false} {...common}>{text}</textarea>
+      return <textarea data-json="" data-label={props.name} rows={8} spellcheck={false} {...common}>{text}</textarea>
     case 'enumeration':
       return (
         <select {...common}>
@@ -130,7 +130,8 @@ export function readData(type: ContentType, form: Form, mode: FormMode): { data:
       continue
     }
     const parsed = parseText(attribute, text)
-    if ('problem' in parsed) problems.set(name, parsed.problem)
+    // Shown next to the field, and read out on its own: the message names its field, as the API's do.
+    if ('problem' in parsed) problems.set(name, `${name} ${parsed.problem}`)
     else data[name] = parsed.value
   }
   return { data, problems }

@@ -63,7 +63,8 @@ export function PermissionMatrix(props: { types: readonly ContentType[]; granted
             <tr>
               <th scope="row">
                 {row.label}{' '}
-                <button type="button" class="secondary" data-toggle-row={row.key} hidden aria-label={`Check or clear every action of ${row.label}`}>all</button>
+                {/* The accessible name starts with the visible word, as speech control users say it. */}
+                <button type="button" class="secondary" data-toggle-row={row.key} hidden>all<span class="visually-hidden">{` actions of ${row.label}: check or clear them`}</span></button>
               </th>
               {columns.map((column) => {
                 const action = row.actions.get(column)

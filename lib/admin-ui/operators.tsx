@@ -8,7 +8,7 @@ import { messageOf, type ApiAnswer } from './api-client.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { registerLocalesPage } from './locales-page.js'
 import { PermissionMatrix } from './matrix.js'
-import { errorFor, noticeOf, TextField } from './operator-common.js'
+import { errorFor, FieldMessage, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
 
@@ -18,7 +18,15 @@ interface Token {
   readonly type: string
   readonly permissions: readonly string[]
   readonly createdAt: string
+  readonly description: string
+  readonly expiresAt: string | null
 }
+
+/** The expiry choices of a new token, as Strapi's (days; '' never expires). */
+const EXPIRIES = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['', 'Unlimited']] as const
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`
+/** A token's expiry in words, for its row. */
+const expiryText = (token: Token, now: number) => token.expiresAt === null ? 'never' : `${Date.parse(token.expiresAt) <= now ? 'expired' : 'expires'} ${when(token.expiresAt)}`
 
 /** Success messages after a redirect, by code: the query names a code, never the text. */
 
@@ -26,9 +34,10 @@ export function registerOperatorPages(ui: Ui): void {
   const { api } = ui
   registerLocalesPage(ui)
 
-  const tokensPage = async (c: Context, page: PageContext, view: { created?: Token & { accessKey: string }; problem?: ApiAnswer; form?: { name: string; type: string; permissions: string[] } } = {}, status = 200) => {
+  const tokensPage = async (c: Context, page: PageContext, view: { created?: Token & { accessKey: string }; problem?: ApiAnswer; form?: { name: string; type: string; permissions: string[]; description: string; expiry: string } } = {}, status = 200) => {
     const tokens = (await api.call('GET', '/admin/api-tokens')).body.data as Token[]
-    const filled = view.form ?? { name: '', type: 'read-only', permissions: [] }
+    const filled = view.form ?? { name: '', type: 'read-only', permissions: [], description: '', expiry: '30' }
+    const now = Date.now()
     const nameError = errorFor(view.problem, 'name')
     return c.html(
       <Page page={page} title="API tokens" section="tokens">
@@ -47,14 +56,15 @@ export function registerOperatorPages(ui: Ui): void {
         <div class="scroll" role="region" aria-label="Tokens" tabindex={0}>
           <table>
             <caption>{tokens.length === 0 ? 'No tokens yet' : tokens.length === 1 ? 'One token' : `${tokens.length} tokens`}</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Actions allowed</th><th scope="col">Created</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
+            <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Actions allowed</th><th scope="col">Created</th><th scope="col">Expiry</th><th scope="col"><span class="hint">Revoke</span></th></tr></thead>
             <tbody>
               {tokens.map((token) => (
                 <tr>
-                  <th scope="row">{token.name}</th>
+                  <th scope="row">{token.name}{token.description === '' ? null : <span class="hint">{token.description}</span>}</th>
                   <td>{token.type}</td>
                   <td>{token.type === 'custom' ? (token.permissions.length === 0 ? 'none' : token.permissions.join(', ')) : `${token.permissions.length} (${token.type})`}</td>
                   <td><time datetime={token.createdAt}>{token.createdAt.slice(0, 16).replace('T', ' ')}</time></td>
+                  <td>{expiryText(token, now)}</td>
                   <td>
                     <form method="post" action={to(page, `/admin/tokens/${token.id}/revoke`)} data-confirm={`Revoke the token ${token.name}? Clients using it are refused at once.`}>
                       <Csrf token={page.csrf} />
@@ -78,6 +88,15 @@ export function registerOperatorPages(ui: Ui): void {
                 {['read-only', 'full-access', 'custom'].map((type) => <option value={type} selected={filled.type === type}>{type}</option>)}
               </select>
             </div>
+            <div class="field">
+              <label for="token-expiry">Expires after</label>
+              <select id="token-expiry" name="expiry">{EXPIRIES.map(([days, label]) => <option value={days} selected={filled.expiry === days}>{label}</option>)}</select>
+            </div>
+          </div>
+          <div class="field">
+            <label for="token-description">Description</label>
+            <textarea id="token-description" name="description" rows={2} maxlength={1000}>{filled.description}</textarea>
+            <FieldMessage id="token-description-error" text={errorFor(view.problem, 'description')} />
           </div>
           <fieldset id="token-matrix">
             <legend>Permissions (custom tokens only)</legend>
@@ -92,8 +111,10 @@ export function registerOperatorPages(ui: Ui): void {
 
   ui.page('/admin/tokens', (c, page) => tokensPage(c, page))
   ui.action('/admin/tokens', async (c, page, form) => {
-    const filled = { name: form.text('name')?.trim() ?? '', type: form.text('type') ?? '', permissions: form.all('permission') }
-    const body = { name: filled.name, type: filled.type, ...(filled.type === 'custom' ? { permissions: filled.permissions } : {}) }
+    const filled = { name: form.text('name')?.trim() ?? '', type: form.text('type') ?? '', permissions: form.all('permission'), description: form.text('description') ?? '', expiry: form.text('expiry') ?? '' }
+    // Days in the form, the API's lifespan in ms (which it checks); empty: unlimited.
+    const lifespan = /^\d{1,3}$/.test(filled.expiry) ? Number(filled.expiry) * 86_400_000 : null
+    const body = { name: filled.name, type: filled.type, description: filled.description, lifespan, ...(filled.type === 'custom' ? { permissions: filled.permissions } : {}) }
     const answer = await api.call('POST', '/admin/api-tokens', body)
     if (answer.status === 201) return tokensPage(c, page, { created: answer.body.data }, 201)
     return tokensPage(c, page, { problem: answer, form: filled }, answer.status)

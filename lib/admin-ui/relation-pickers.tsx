@@ -97,7 +97,7 @@ export function RelationPicker(props: PickerProps) {
       {view.more ? <p class="hint">{`Only the first ${view.linked.length} links are shown; the others are kept.`}</p> : null}
       <p class="label" id={`${id}-add`}>Add (new links go last):</p>
       {addable.length === 0 ? <p class="hint">{`No other ${view.target.pluralName} found in ${locale}.`}</p> : (
-        <ul class="candidates" role="group" aria-labelledby={`${id}-add`}>
+        <ul class="candidates" aria-labelledby={`${id}-add`}>
           {addable.map((pick) => <li><label><input type="checkbox" name={addField(view.name)} value={pick.documentId} checked={added.has(pick.documentId)} />{` ${text(pick)}`}</label></li>)}
         </ul>
       )}

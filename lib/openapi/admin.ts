@@ -1,6 +1,6 @@
 // The locale list (`GET /api/i18n/locales`) and the administration API of behaviour.md §8, with
 // the locale fallback of delivery.md §12: paths and schemas.
-import { allActions, TOKEN_TYPES } from '../access.js'
+import { allActions, TOKEN_LIFESPANS, TOKEN_TYPES } from '../access.js'
 import type { ContentType } from '../content-types.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, type ErrorStatus } from './responses.js'
 import { closed, ref, type Schema } from './schemas.js'
@@ -17,6 +17,7 @@ export function securitySchemes(): Record<string, Schema> {
 }
 
 const dateTime: Schema = { type: 'string', format: 'date-time' }
+const lifespan: Schema = { enum: [...TOKEN_LIFESPANS, null] }
 const name: Schema = { type: 'string', minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' }
 const fallback: Schema = { type: ['string', 'null'], description: 'Another registered locale to fall back to (no cycles); null for none' }
 const permissions: Schema = { type: 'array', items: ref('Action') }
@@ -27,7 +28,10 @@ export function adminSchemas(types: readonly ContentType[]): Record<string, Sche
     id: { type: 'integer', minimum: 1 },
     name: { type: 'string' },
     type: { enum: [...TOKEN_TYPES] },
+    description: { type: 'string' },
     permissions: { ...permissions, description: 'Every action the token holds' },
+    lifespan: { ...lifespan, description: 'Milliseconds from creation to expiry; null: never expires' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'When the token stops working (401 from then on); null: never' },
     createdAt: dateTime,
   }
   return {
@@ -44,7 +48,7 @@ export function adminSchemas(types: readonly ContentType[]): Record<string, Sche
     LocaleChange: closed({ name, isDefault: { type: 'boolean', description: 'true makes it the default' }, fallback }),
     Action: { enum: allActions(types), description: 'An action a token or role may hold' },
     ApiToken: closed(token, Object.keys(token)),
-    NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
+    NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, description: { type: 'string', maxLength: 1000 }, lifespan: { ...lifespan, description: '7, 30 or 90 days in ms, or null (the default): never expires' }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
     CreatedApiToken: closed({ ...token, accessKey: { type: 'string', description: 'Shown this once; stored only as a hash' } }, [...Object.keys(token), 'accessKey']),
     PublicRole: closed({ permissions }, ['permissions']),
     ReindexRequest: closed({ cursor: { type: 'string', description: 'The cursor of the previous step; omit to start a pass' } }),

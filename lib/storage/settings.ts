@@ -39,6 +39,11 @@ export interface StoredToken {
   readonly type: 'read-only' | 'full-access' | 'custom'
   readonly permissions: readonly string[]
   readonly createdAt: string
+  /** What the token is for ('' when not given). */
+  readonly description: string
+  /** Milliseconds from creation to expiry, and that instant; null for a token that never expires. */
+  readonly lifespan: number | null
+  readonly expiresAt: string | null
   /** HMAC of the access key: the token's sort key. Never returned to clients. */
   readonly hash: string
 }
@@ -209,7 +214,10 @@ export class SettingsStore {
     const stored: StoredToken = { ...token, id: Number(Attributes?.n) }
     await guarded(() => this.db.send(new PutCommand({
       TableName: this.tableName,
-      Item: { documentId: META.token, locale: stored.hash, tokenId: stored.id, name: stored.name, type: stored.type, permissions: stored.permissions, createdAt: stored.createdAt },
+      Item: {
+        documentId: META.token, locale: stored.hash, tokenId: stored.id, name: stored.name, type: stored.type, permissions: stored.permissions,
+        createdAt: stored.createdAt, description: stored.description, lifespan: stored.lifespan, expiresAt: stored.expiresAt,
+      },
       ConditionExpression: 'attribute_not_exists(documentId)',
     })))
     return stored
@@ -231,6 +239,10 @@ function toToken(item: Record<string, unknown>): StoredToken {
     type: item.type as StoredToken['type'],
     permissions: (item.permissions as string[] | undefined) ?? [],
     createdAt: item.createdAt as string,
+    // Tokens stored before descriptions and expiry: none, never expiring.
+    description: (item.description as string | undefined) ?? '',
+    lifespan: item.lifespan === undefined || item.lifespan === null ? null : Number(item.lifespan),
+    expiresAt: (item.expiresAt as string | null | undefined) ?? null,
     hash: item.locale as string,
   }
 }

@@ -6,8 +6,9 @@ import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServerApp } from '../../lib/server-app.js'
+import { axeOnEveryLoad } from '../support/axe.js'
 import { launchBrowser, type TestBrowser } from '../support/browser.js'
 import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -28,6 +29,7 @@ let browser: TestBrowser
 let page: Page
 let documentId: string
 let accessKey: string
+let axe: ReturnType<typeof axeOnEveryLoad>
 const logLines: string[] = []
 const pageErrors: string[] = []
 
@@ -71,7 +73,14 @@ beforeAll(async () => {
   page.setDefaultTimeout(20_000)
   page.on('pageerror', (error) => pageErrors.push(error.message))
   page.on('dialog', (dialog) => void dialog.accept())
+  axe = axeOnEveryLoad(page)
 }, 60_000)
+
+// axe-core on every page a test loaded: no serious or critical finding.
+afterEach(async () => {
+  await axe.settled()
+  expect(axe.findings.splice(0)).toEqual([])
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -132,6 +141,9 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'slug' }).fill('hello')
     await page.getByRole('spinbutton', { name: /views/ }).fill('3')
     await page.getByRole('textbox', { name: /category/ }).fill('news')
+    await page.getByRole('textbox', { name: 'body' }).fill('{"not": ')
+    await page.getByRole('button', { name: 'Create' }).click()
+    expect(await page.locator('#attr-body-error').textContent()).toMatch(/^body is not valid JSON: /) // names its field
     await page.getByRole('textbox', { name: 'body' }).fill('{"not": "blocks"}')
     await page.getByRole('button', { name: 'Create' }).click()
     expect(await page.locator('#attr-body-error').textContent()).toBe('body must be an array of blocks')
@@ -175,11 +187,11 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await more('en', 'Getting started')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'missing', 'published'])
-    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual(['Camille Dupont', expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Guide des locales/ }).getByRole('cell').allTextContents()).toEqual(['', 'Camille Dupont', expect.any(String), 'missing', 'published'])
+    expect(await page.getByRole('row', { name: /Notes de version/ }).getByRole('cell').allTextContents()).toEqual(['', 'Camille Dupont', expect.any(String), 'published', 'published'])
     const row = page.getByRole('row', { name: /Bonjour/ })
     await row.waitFor()
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'draft', 'draft'])
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['', '', expect.any(String), 'draft', 'draft'])
     await shot('article-list')
   })
 
@@ -191,7 +203,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     const tab = (locale: string) => page.getByRole('navigation', { name: 'Locales of this document' }).getByRole('link', { name: new RegExp(`^${locale}`) })
     await page.getByRole('row', { name: /Bonjour/ }).getByRole('link').click()
     await tab('en').click()
-    await page.getByRole('button', { name: 'Publish en' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await tab('en').textContent()).toContain('published')
     expect([await live('en'), await live('fr')]).toEqual(['Hello', 404])
@@ -209,18 +221,18 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello')
 
     await tab('fr').click()
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish fr', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await live('fr')).toBe('Bonjour')
     await page.getByRole('button', { name: 'Unpublish fr' }).click()
     expect(await status().textContent()).toContain('Unpublished')
     expect(await tab('fr').textContent()).toContain('draft')
     expect(await live('fr')).toBe(404)
-    await page.getByRole('button', { name: 'Publish fr' }).click()
+    await page.getByRole('button', { name: 'Publish fr', exact: true }).click()
     expect(await live('fr')).toBe('Bonjour')
 
     await page.getByRole('link', { name: 'Back to the article list' }).click()
-    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual(['', expect.any(String), 'published', 'published'])
+    expect(await page.getByRole('row', { name: /Bonjour/ }).getByRole('cell').allTextContents()).toEqual(['', '', expect.any(String), 'published', 'published'])
   })
 
   it('serves what was written through the public API', async () => {
@@ -254,7 +266,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
     await tags.getByRole('checkbox', { name: /^Localization/ }).check()
     await shot('relation-pickers', true)
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Localization', 'Serverless'] }) // the order they were listed in
     expect(await author.inputValue()).toBe(ada)
@@ -266,7 +278,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     expect(new URL(page.url()).searchParams.get('find.tags')).toBe('soon')
     expect(await tags.locator('ul.candidates').getByRole('checkbox').count()).toBe(1)
     await tags.getByRole('checkbox', { name: /^Remove Localization/ }).check()
-    await page.getByRole('button', { name: 'Save and publish' }).click()
+    await page.getByRole('button', { name: 'Publish en', exact: true }).click()
     expect(await status().textContent()).toContain('Published.')
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
 
@@ -282,7 +294,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     // The list shows the author's name: populated by its one list read.
     await page.goto(url('/admin/content/articles?locale=en'))
     expect(await page.getByRole('columnheader', { name: 'author' }).count()).toBe(1)
-    expect(await page.getByRole('row', { name: /^Hello / }).getByRole('cell').first().textContent()).toBe('Ada Lovelace')
+    expect(await page.getByRole('row', { name: /^(Select )?Hello / }).getByRole('cell').nth(1).textContent()).toBe('Ada Lovelace')
 
     // The inverse side, read-only on the author's page, links to the owning article.
     await page.goto(url(`/admin/content/authors/${ada}?locale=en`))
@@ -293,12 +305,21 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
   it('creates a custom token from the permission matrix, shows its key once, and revokes it', async () => {
     await nav('API tokens').click()
     await page.getByRole('textbox', { name: 'Name' }).fill('writer')
+    await page.getByRole('textbox', { name: 'Description' }).fill('Posts from the CI job')
+    expect(await page.getByLabel('Expires after').inputValue()).toBe('30') // the default
+    await page.getByLabel('Expires after').selectOption({ label: '7 days' })
     await page.getByLabel('Type').selectOption('custom')
     await page.getByRole('checkbox', { name: 'Article: find', exact: true }).check()
     await page.getByRole('checkbox', { name: 'Article: create', exact: true }).check()
     await page.getByRole('button', { name: 'Create token' }).click()
     accessKey = await page.getByRole('textbox', { name: 'Access key' }).inputValue()
     expect(accessKey).toMatch(/^[A-Za-z0-9_-]{64}$/)
+    const row = page.getByRole('row', { name: /^writer/ })
+    expect(await row.getByRole('rowheader').textContent()).toBe('writerPosts from the CI job')
+    const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10)
+    expect(await row.getByRole('cell').nth(3).textContent()).toMatch(new RegExp(`^expires ${expires} \\d\\d:\\d\\d UTC$`))
+    const listed = (await (await fetch(url('/admin/api-tokens'), { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { data: { name: string; description: string; lifespan: number }[] }
+    expect(listed.data.find((token) => token.name === 'writer')).toMatchObject({ description: 'Posts from the CI job', lifespan: 7 * 86_400_000 })
     await shot('api-tokens')
 
     const headers = { Authorization: `Bearer ${accessKey}`, 'Content-Type': 'application/json' }
@@ -342,6 +363,9 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     for (const path of ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', `/admin/content/articles/${documentId}?locale=fr&source=en`, '/admin/content/homepage']) {
       await page.goto(url(path))
       expect({ path, unlabelled: await unlabelled() }).toEqual({ path, unlabelled: [] })
+      // Each page kind checked by axe for sure here (the load hook may have been cut short elsewhere).
+      await axe.settled()
+      expect({ path, checked: axe.checked.at(-1) }).toEqual({ path, checked: new URL(url(path)).pathname })
     }
     await page.goto(url('/admin/locales'))
     await page.keyboard.press('Tab')

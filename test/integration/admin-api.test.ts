@@ -148,7 +148,7 @@ describe('admin API: tokens', () => {
     const response = await ctx.admin('POST', '/admin/api-tokens', { name: 'reader', type: 'read-only' })
     expect(response.status).toBe(201)
     const { data } = await json(response)
-    expect(Object.keys(data).sort()).toEqual(['accessKey', 'createdAt', 'id', 'name', 'permissions', 'type'])
+    expect(Object.keys(data).sort()).toEqual(['accessKey', 'createdAt', 'description', 'expiresAt', 'id', 'lifespan', 'name', 'permissions', 'type'])
     expect(data).toMatchObject({ name: 'reader', type: 'read-only' })
     expect(data.accessKey).toMatch(/^[A-Za-z0-9_-]{43,}$/) // at least 256 bits of base64url
     const other = await json(await ctx.admin('POST', '/admin/api-tokens', { name: 'reader 2', type: 'read-only' }))
@@ -192,7 +192,7 @@ describe('admin API: tokens', () => {
     ['an unknown token type', { name: 'x', type: 'admin' }],
     ['no name', { type: 'read-only' }],
     ['a blank name', { name: '   ', type: 'read-only' }],
-    ['an unknown key', { name: 'x', type: 'read-only', lifespan: 7 }],
+    ['an unknown key', { name: 'x', type: 'read-only', expiresIn: 7 }],
   ])('answers 400 for %s, and writes nothing', async (_, body) => {
     const before = await scanTable(ctx)
     await expectError(await ctx.admin('POST', '/admin/api-tokens', body), 400, 'ValidationError')

@@ -113,7 +113,7 @@ describe('the admin web interface', () => {
     const html = await (await get(`/admin/content/${route}/${made.data.documentId}?locale=en`)).text()
     if (offered) {
       expect(html).toContain('Save draft')
-      expect(html).toContain('Save and publish')
+      expect(html).toContain('>Publish en<') // in the status bar: saves, then publishes
       expect(html).toContain('Unpublish en')
       expect(html).toContain('<span class="badge exists">published</span>')
     } else {
@@ -189,15 +189,20 @@ describe('the admin web interface', () => {
       expect((await read('locale=fr')).data).toMatchObject({ title: 'Bienvenue', locale: 'fr' })
     })
 
-    it('passes the list search (_q), sort and filter to the API', async () => {
+    it('passes the list search (_q), sort and every filter condition to the API', async () => {
       const token = await ctx.token()
-      for (const title of ['Apple pie', 'Banana bread']) await ctx.request('POST', '/api/articles', { token, body: { data: { title, views: title.length } } })
+      for (const title of ['Apple pie', 'Banana bread', 'Cherry bread tart']) await ctx.request('POST', '/api/articles', { token, body: { data: { title, views: title.length } } })
       const found = await (await get('/admin/content/articles?q=banana')).text()
       expect(found).toContain('Banana bread')
       expect(found).not.toContain('Apple pie')
-      const filtered = await (await get('/admin/content/articles?field=views&op=%24gt&value=9&sort=title&direction=asc')).text()
+      const filtered = await (await get('/admin/content/articles?c0.field=views&c0.op=%24gt&c0.value=9&sort=title&direction=asc')).text()
       expect(filtered).toContain('Banana bread') // 12 characters
       expect(filtered).not.toContain('Apple pie') // 9
+      // Conditions all hold: views > 9 and the title does not contain "tart".
+      const both = await (await get('/admin/content/articles?c0.field=views&c0.op=%24gt&c0.value=9&c1.field=title&c1.op=%24notContainsi&c1.value=TART')).text()
+      expect(both).toContain('Banana bread')
+      expect(both).not.toContain('Cherry bread tart')
+      expect(both).not.toContain('Apple pie')
     })
 
     it('never shows a private attribute, and writes it only when typed', async () => {
@@ -335,7 +340,7 @@ describe('the admin web interface', () => {
         const response = await ui.request(`/admin/content/articles?q=Counted&pageSize=${pageSize}`, { headers: { Cookie: session.cookie } })
         const html = await response.text()
         expect(response.status).toBe(200)
-        return { calls: calls.length, rows: html.match(/<tr><th scope="row">/g)?.length ?? 0 }
+        return { calls: calls.length, rows: html.match(/<th scope="row">/g)?.length ?? 0 } // each row: its selection box, then its header
       }
       const localeCount = ((await (await ctx.request('GET', '/api/i18n/locales')).json()) as unknown[]).length
       const small = await callsFor(10)

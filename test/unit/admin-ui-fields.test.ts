@@ -42,8 +42,8 @@ describe('readData: a submitted form as the data of an API write', () => {
 
   it('names the fields it cannot read, before any API call', () => {
     const { problems } = readData(type, form({ count: '1.5', ratio: 'x', meta: '{nope' }), 'update')
-    expect(problems.get('count')).toBe('must be a whole number')
-    expect(problems.get('ratio')).toBe('must be a number')
-    expect(problems.get('meta')).toMatch(/^is not valid JSON/)
+    expect(problems.get('count')).toBe('count must be a whole number')
+    expect(problems.get('ratio')).toBe('ratio must be a number')
+    expect(problems.get('meta')).toMatch(/^meta is not valid JSON: /)
   })
 })

@@ -5,7 +5,7 @@
     const check = () => {
       let message = '';
       if (area.value.trim() !== '') {
-        try { JSON.parse(area.value); } catch (error) { message = 'Not valid JSON: ' + error.message; }
+        try { JSON.parse(area.value); } catch (error) { message = (area.dataset.label || 'This field') + ' is not valid JSON: ' + error.message; }
       }
       area.setCustomValidity(message);
       area.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
@@ -19,7 +19,12 @@
   if (invalid) invalid.focus();
   // Buttons that destroy something ask first.
   for (const form of document.querySelectorAll('form[data-confirm]')) {
-    form.addEventListener('submit', (event) => { if (!window.confirm(form.dataset.confirm)) event.preventDefault(); });
+    form.addEventListener('submit', (event) => {
+      // data-confirm-intent: only that button asks (a bulk form's delete, not its publish).
+      const intent = form.dataset.confirmIntent;
+      if (intent && (!event.submitter || event.submitter.value !== intent)) return;
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
   }
   // Copy buttons next to a key shown once.
   for (const button of document.querySelectorAll('button[data-copy]')) {
