@@ -127,8 +127,8 @@ async function askerOf(c: Context, scope: Scope, ...actions: string[]): Promise<
   return { who: await callerOf(c, scope, ...actions), authorize: (...more) => callerOf(c, scope, ...more) }
 }
 
-/** A read of drafts, or of which documents have them (`publicationFilter`), is never cached publicly (content-model.md §15): marks the answer private. */
-function draftsPrivate<Query extends { readonly status: string | undefined; readonly publicationFilter?: unknown }>(c: Context, query: Query): Query {
-  if (query.status === 'draft' || query.publicationFilter !== undefined) c.set(PRIVATE_ANSWER as never, true as never)
+/** A read of drafts is never cached publicly (content-model.md §15): marks the answer private. */
+function draftsPrivate<Query extends { readonly status: string | undefined }>(c: Context, query: Query): Query {
+  if (query.status === 'draft') c.set(PRIVATE_ANSWER as never, true as never)
   return query
 }

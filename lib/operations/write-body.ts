@@ -1,6 +1,6 @@
 // A write's body as an operation reads it: attributes, derived uids and relation operations,
 // checked before anything is written (content-model.md §14, §16).
-import { parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
+import { hashPasswords, parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
 import { writeWithDerivedUids, type DerivedUid } from '../derived-uids.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from '../relations/write.js'
 import { checkTargets } from '../relations/targets.js'
@@ -28,6 +28,7 @@ export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, l
   resolveLinks(type, links, current, services.config.rest.relations.maxLinks)
   const derived = uidsToDerive(type, mode, body, attributes)
   await checkTargets(services, type, links, locale)
+  await hashPasswords(attributes)
   return { attributes, derived, links }
 }
 
