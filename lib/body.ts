@@ -4,7 +4,7 @@ import * as v from 'valibot'
 import type { Attribute, ContentType } from './content-types.js'
 import { badRequest } from './errors.js'
 import { MUST_BE_DEFINED, nullRequired } from './schema/messages.js'
-import { attributeValueSchema } from './schema/values.js'
+import { attributeValueSchema, hashPassword, PasswordToHash } from './schema/values.js'
 
 /** What a body may contain: every attribute, a partial update, or localized attributes only. */
 export type BodyMode = 'create' | 'update' | 'localization'
@@ -90,7 +90,7 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode, opti
   }
   for (const [name, attribute] of Object.entries(type.attributes)) {
     if (!ownedIn(mode, attribute) || name in attributes || errors.some((e) => e.path[0] === name)) continue
-    // Defaults were checked at start-up; parsing them again gives a password its own salt.
+    // Defaults were checked at start-up; parsed again, a password default is hashed with its own salt.
     if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
     else if (attribute.required === true && options.draft !== true && uidSource(type, attribute, data) === undefined) fail(name, `${name} ${MUST_BE_DEFINED}`)
   }
@@ -118,6 +118,13 @@ export function checkPublishable(type: ContentType, attributes: Readonly<Attribu
     if (attribute.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: `${name} ${nullRequired(attribute)}`, name: 'ValidationError' })
   }
   throwIfAny(errors)
+}
+
+/** Replaces each password `parseBody` left in `attributes` with its salted hash, hashed off the event loop, in parallel. */
+export async function hashPasswords(attributes: Attributes): Promise<void> {
+  await Promise.all(Object.entries(attributes).map(async ([name, value]) => {
+    if (value instanceof PasswordToHash) attributes[name] = await hashPassword(value.text)
+  }))
 }
 
 /** The text a `uid` attribute not sent is derived from: its `targetField`'s value in `data`, if a non-empty string. */

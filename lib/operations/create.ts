@@ -11,7 +11,7 @@ import { newDocumentId } from '../storage/documents.js'
 import type { Version } from '../storage/items.js'
 import { bodyStatusOf, localeOf, relationLocaleOf, type Scope } from './context.js'
 import { populatorOf } from './populate.js'
-import { writeBodyOf } from './write-body.js'
+import { writeBodyOf, writeDerived } from './write-body.js'
 
 export interface WriteInput {
   readonly who: Caller
@@ -34,15 +34,18 @@ export async function create(scope: Scope, input: WriteInput): Promise<Written> 
   const populator = populatorOf(scope, who, query.populate, type.draftAndPublish && query.status === 'draft' ? 'draft' : 'published', true)
   const documentId = newDocumentId()
   const publish = query.status !== 'draft'
-  const { attributes, links } = await writeBodyOf(scope, await input.body(), 'create', locale, documentId, publish)
+  const body = await writeBodyOf(scope, await input.body(), 'create', locale, publish)
+  const { attributes, links } = body
   const bodyStatus = bodyStatusOf(type)
-  await services.documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
   // Without `status=draft`, a draft & publish type's new draft is published too: two versions,
   // two ids, drawn with those of the creates committed in the same transaction.
-  const version = await services.documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
-    if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-    const values = { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }
-    return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
+  const version = await writeDerived(scope, body, locale, documentId, async () => {
+    await services.documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
+    return services.documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
+      if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
+      const values = { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }
+      return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
+    })
   })
   await writeInverse(services, type, documentId, locale, publish, links)
   await releaseTargets(services, type, documentId, locale, publish, links)

@@ -11,7 +11,7 @@ import { expectedRevision, type Accepted } from './conditions.js'
 import { bodyStatusOf, loadDocument, localeOf, relationLocaleOf, type Scope } from './context.js'
 import type { WriteInput, Written } from './create.js'
 import { populatorOf } from './populate.js'
-import { writeBodyOf } from './write-body.js'
+import { writeBodyOf, writeDerived } from './write-body.js'
 
 export interface UpdateInput extends WriteInput {
   readonly documentId: string
@@ -48,28 +48,32 @@ async function putVersion(scope: Scope, input: UpdateInput, state: DocumentState
   const expectedRev = expectedRevision(input.accepted, versionIn(state.versions, locale, answerStatus))
   const populator = populatorOf(scope, who, query.populate, answerStatus, true)
   const mode = existing !== undefined ? 'update' : first === undefined ? 'create' : 'localization'
-  const { attributes, links } = await writeBodyOf(scope, await input.body(), mode, locale, state.documentId, publish, existing)
-  // A version too large to store (413) or holding a taken unique value (400) is refused before the
-  // id sequence moves, so a rejected request writes nothing.
-  if (existing === undefined) await services.documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
-  // So is a publication of an incomplete draft (§15): the write as read, tried first.
-  if (type.draftAndPublish && publish) writeVersion(type, state.documentId, state.versions, locale, true, attributes, { draft: 0, published: 0 }, new Date(0).toISOString())
+  const body = await writeBodyOf(scope, await input.body(), mode, locale, publish, existing)
+  const { attributes, links } = body
   const firstPublication = type.draftAndPublish && publish && versionIn(state.versions, locale, 'published') === undefined
-  const ids = await services.documents.nextIds(type, (existing === undefined ? 1 : 0) + (firstPublication ? 1 : 0))
-  const version = await services.documents.write(type, state.documentId, locale, (current, now) => {
-    const target = versionIn(current.versions, locale, bodyStatus)
-    if (expectedRev !== undefined && versionIn(current.versions, locale, answerStatus)?.rev !== expectedRev) throw preconditionFailed()
-    if (target !== undefined) {
-      if (existing === undefined && !who.holds(type, 'update')) throw conflict('This locale version was created by a concurrent request')
-    } else {
-      if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
-      if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
-      if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
-    }
-    const draftId = existing === undefined ? ids[0] : undefined
-    const values = { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }
-    return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? ids.at(-1) : undefined }, now)
-  }, state)
+  let ids: number[] | undefined
+  const version = await writeDerived(scope, body, locale, state.documentId, async () => {
+    // A version too large to store (413) or holding a taken unique value (400) is refused before the
+    // id sequence moves, so a rejected request writes nothing.
+    if (existing === undefined) await services.documents.checkNew(type, addVersion(type, state.documentId, state.versions, locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
+    // So is a publication of an incomplete draft (§15): the write as read, tried first.
+    if (type.draftAndPublish && publish) writeVersion(type, state.documentId, state.versions, locale, true, attributes, { draft: 0, published: 0 }, new Date(0).toISOString())
+    const drawn = (ids ??= await services.documents.nextIds(type, (existing === undefined ? 1 : 0) + (firstPublication ? 1 : 0)))
+    return services.documents.write(type, state.documentId, locale, (current, now) => {
+      const target = versionIn(current.versions, locale, bodyStatus)
+      if (expectedRev !== undefined && versionIn(current.versions, locale, answerStatus)?.rev !== expectedRev) throw preconditionFailed()
+      if (target !== undefined) {
+        if (existing === undefined && !who.holds(type, 'update')) throw conflict('This locale version was created by a concurrent request')
+      } else {
+        if (existing !== undefined) throw conflict('This locale version was deleted by a concurrent request')
+        if (type.kind === 'collection' && current.versions.length === 0) throw notFound()
+        if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
+      }
+      const draftId = existing === undefined ? drawn[0] : undefined
+      const values = { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }
+      return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? drawn.at(-1) : undefined }, now)
+    }, state)
+  })
   await writeInverse(services, type, state.documentId, locale, publish, links)
   await releaseTargets(services, type, state.documentId, locale, publish, links)
   return { version, populated: await populator?.([version], await relationLocaleOf(scope, query.locale, version.locale)) }

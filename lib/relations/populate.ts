@@ -104,15 +104,17 @@ function window(node: PopulateNode, target: ContentType, versions: readonly Vers
 
 /**
  * The populated fields of each of `versions` (of `type`, all read in `locale`, or each in its own
- * with `locale` undefined), as `tree` asks, and the levels below.
+ * with `locale` undefined), as `tree` asks, and the levels below. `occurs` is how many times each
+ * version is rendered in the answer (1 when absent: the page): a level read once per distinct
+ * document is shown once per occurrence, so maxDocuments is charged per occurrence.
  */
-export async function populate(ctx: PopulateContext, type: ContentType, versions: readonly Version[], tree: PopulateTree, locale?: string): Promise<Populated> {
+export async function populate(ctx: PopulateContext, type: ContentType, versions: readonly Version[], tree: PopulateTree, locale?: string, occurs?: ReadonlyMap<Version, number>): Promise<Populated> {
   const result = new Map<Version, Record<string, unknown>>(versions.map((version) => [version, {}]))
   if (locale === undefined) {
     // `locale=*`: each version's targets in its own locale.
     const byLocale = new Map<string, Version[]>()
     for (const version of versions) byLocale.set(version.locale, [...(byLocale.get(version.locale) ?? []), version])
-    for (const [code, group] of byLocale) for (const [version, fields] of await populate(ctx, type, group, tree, code)) result.set(version, fields)
+    for (const [code, group] of byLocale) for (const [version, fields] of await populate(ctx, type, group, tree, code, occurs)) result.set(version, fields)
     return result
   }
   // Filled in tree order (relations in schema order, then `localizations`), whatever order the reads end in.
@@ -152,9 +154,13 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
         shown.set(version, relation.many ? window(node, target, linked, locale) : linked.slice(0, 1).filter((one) => node.filters === undefined || matchesFilter(node.filters, versionValues(one), locale, target)))
       }))
     }
-    const below = [...shown.values()].flatMap((value) => (typeof value === 'number' ? [] : value))
-    spend(ctx, below.length)
-    const nested = node.populate.size === 0 ? undefined : await populate(ctx, target, [...new Set(below)], node.populate, locale)
+    // Each target as often as the answer renders it: once per occurrence of each source showing it.
+    const below = new Map<Version, number>()
+    for (const [version, value] of shown) {
+      if (typeof value !== 'number') for (const one of value) below.set(one, (below.get(one) ?? 0) + (occurs?.get(version) ?? 1))
+    }
+    spend(ctx, [...below.values()].reduce((sum, n) => sum + n, 0))
+    const nested = node.populate.size === 0 ? undefined : await populate(ctx, target, [...below.keys()], node.populate, locale, below)
     const documentOf = (one: Version) => documentAnswer(target, one, node.fields, nested)
     for (const [version, value] of shown) {
       const fields = result.get(version) as Record<string, unknown>

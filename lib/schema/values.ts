@@ -1,8 +1,10 @@
 // The valibot schema of one attribute's non-null value, built from its declaration with every
 // option of content-model.md §14 (lengths, bounds, regex, enum). Bodies (lib/body.ts) and schema
 // defaults (lib/schema/model.ts) are checked by the same schemas. Nothing is coerced; a password
-// comes out as its salted hash.
-import { randomBytes, scryptSync } from 'node:crypto'
+// comes out as a PasswordToHash, which the write replaces with its salted hash (hashed off the event
+// loop, in libuv's thread pool: a hash takes tens of milliseconds).
+import { randomBytes, scrypt } from 'node:crypto'
+import { promisify } from 'node:util'
 import * as v from 'valibot'
 import type { Attribute } from '../content-types.js'
 import { notType } from './messages.js'
@@ -73,11 +75,21 @@ const exact = (value: string, bound: number) => {
 /** scrypt parameters of stored password hashes (OWASP's minimum for scrypt: N=2^17 is stronger but 128 MB). */
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const
 
-/** A salted scrypt hash of `password`: `scrypt$N$r$p$<salt>$<hash>`, base64url. */
-export function hashPassword(password: string): string {
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keyLength: number, options: { N: number; r: number; p: number }) => Promise<Buffer>
+
+/** A salted scrypt hash of `password`, `scrypt$N$r$p$<salt>$<hash>` (base64url), computed off the event loop. */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
-  const hash = scryptSync(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p })
+  const hash = await scryptAsync(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p })
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$')
+}
+
+/**
+ * A password as a body gave it, until the write hashes it (lib/body.ts `hashPasswords`). Never
+ * stored as such: DynamoDB's marshaller refuses a class instance, so a forgotten hash fails loudly.
+ */
+export class PasswordToHash {
+  constructor(readonly text: string) {}
 }
 
 /** The schema of a non-null value of `attribute` in a body (or its declared default). */
@@ -93,7 +105,7 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
     case 'uid':
       return v.pipe(text(attribute, 255), v.regex(/^[A-Za-z0-9\-_.~]*$/, 'must match the following: "/^[A-Za-z0-9-_.~]*$/"'))
     case 'password':
-      return v.pipe(text(attribute), v.transform(hashPassword))
+      return v.pipe(text(attribute), v.transform((text: string) => new PasswordToHash(text)))
     case 'enumeration':
       return v.picklist(attribute.enum ?? [], `must be one of the following values: ${(attribute.enum ?? []).join(', ')}`)
     case 'integer':

@@ -421,23 +421,22 @@ export class DocumentStore {
   }
 
   /**
-   * The first of `base`, `base-1`, `base-2`, ... that no document but `documentId` holds as
-   * `attribute` in `list` (a locale's versions of one status; a uid derived from its target field,
-   * as Strapi makes them). The write's own claim still decides: a value taken meanwhile is a 400.
+   * The first of `base`, `base-1`, `base-2`, ... (the `skip`-th free one past it) that no document
+   * but `documentId` holds as `attribute` in any of `lists` (a locale's versions of one status; a uid
+   * derived from its target field, as Strapi makes them). The write's own claim still decides: a
+   * value taken meanwhile is drawn again (lib/derived-uids.ts).
    */
-  async availableUid(type: ContentType, attribute: string, list: string, base: string, documentId: string): Promise<string> {
+  async availableUid(type: ContentType, attribute: string, lists: readonly string[], base: string, documentId: string, skip = 0): Promise<string> {
+    let free = 0
     for (let from = 0; from < 1000; from += 25) {
       const candidates = Array.from({ length: 25 }, (_, i) => (from + i === 0 ? base : `${base}-${from + i}`))
-      const keys = candidates.map((value) => claimKey(type, attribute, list, value))
+      const keys = candidates.flatMap((value) => lists.map((list) => claimKey(type, attribute, list, value)))
       const taken = new Map<string, string>()
-      let pending: Record<string, unknown>[] = keys
-      while (pending.length > 0) {
-        const answer = await guarded(() => this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } })))
-        for (const item of answer.Responses?.[this.tableName] ?? []) taken.set(String(item.locale), String(item.owner))
-        pending = (answer.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[]
+      for (const item of await batchGetItems(this.db, this.tableName, keys, undefined, true)) taken.set(String(item.locale), String(item.owner))
+      for (const candidate of candidates) {
+        const holders = lists.map((list) => taken.get(claimKey(type, attribute, list, candidate).locale))
+        if (holders.every((owner) => owner === undefined || owner === documentId) && free++ === skip) return candidate
       }
-      const free = candidates.find((_, i) => [undefined, documentId].includes(taken.get(keys[i]?.locale ?? '')))
-      if (free !== undefined) return free
     }
     throw notUnique(attribute)
   }

@@ -465,6 +465,19 @@ describe('reads per status', () => {
       }
     })
 
+    // Every publicationFilter value tells which documents have drafts, or unpublished changes (issue 33, point 3).
+    it.each(callers)('answers %s with %i on publicationFilter, whatever its value and the status', async (_name, status, token) => {
+      const accessKey = await token()
+      for (const filter of PUBLICATION_FILTERS) {
+        for (const query of [`publicationFilter=${filter}`, `publicationFilter=${filter}&status=published`, `publicationFilter=${filter}&status=draft&locale=*`]) {
+          const response = await ctx.request('GET', `/api/articles?${query}`, { token: accessKey })
+          expect({ query, status: response.status }).toEqual({ query, status })
+          if (status === 403) expect((await json(response)).error).toEqual(FORBIDDEN)
+          expect({ query, cacheControl: response.headers.get('cache-control') }).toEqual({ query, cacheControl: status === 403 ? 'no-store' : PRIVATE })
+        }
+      }
+    })
+
     it('lets the public role read drafts once findDrafts is granted through the admin API, answering them private, never public', async () => {
       const role = await json(await ctx.admin('GET', '/admin/roles/public'))
       const permissions: string[] = role.data.permissions

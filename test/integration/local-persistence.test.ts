@@ -3,7 +3,7 @@
 // leaves API tokens valid; `--in-memory` writes nothing; a table whose tokens were hashed under
 // the key once derived from the admin token keeps them.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -90,6 +90,37 @@ describe('npm start keeps its data in DATA_DIR', () => {
     expect((await call(fourth, 'GET', '/api/articles?locale=fr', token)).status).toBe(200)
     await stopped(fourth)
   }, 180_000)
+
+  // Issue 33, point 5: DATA_DIR was 0755 and DynamoDB Local's file 0644, holding token and password hashes and drafts.
+  it('keeps its data readable by this user only: folders 0700, files 0600, older ones tightened', async () => {
+    // Prepare: a DATA_DIR the start creates, and one from before with open modes.
+    const fresh = join(dataDir(), 'data')
+    const older = dataDir()
+    mkdirSync(join(older, 'dynamodb'), { mode: 0o755 })
+    chmodSync(join(older, 'dynamodb'), 0o755)
+    const kept = { adminToken: `kept-${randomBytes(16).toString('hex')}`, tokenHashSecret: randomBytes(32).toString('hex') }
+    writeFileSync(join(older, 'secrets.json'), JSON.stringify(kept), { mode: 0o644 })
+    chmodSync(join(older, 'secrets.json'), 0o644)
+    const modes = (dir: string) => {
+      const files = readdirSync(join(dir, 'dynamodb'))
+      return {
+        dynamodb: statSync(join(dir, 'dynamodb')).mode & 0o777,
+        files: files.map((name) => ({ name, mode: statSync(join(dir, 'dynamodb', name)).mode & 0o777 })),
+        secrets: statSync(join(dir, 'secrets.json')).mode & 0o777,
+      }
+    }
+    for (const dir of [fresh, older]) {
+      // Act: a start that writes a document, so that DynamoDB Local has written its file.
+      const local = await started({ DATA_DIR: dir })
+      expect((await call(local, 'POST', '/admin/i18n/locales', local.adminToken, { code: 'fr' })).status).toBe(201)
+      await stopped(local)
+      // Assess
+      const found = modes(dir)
+      expect(found.files.length).toBeGreaterThan(0)
+      expect(found).toEqual({ dynamodb: 0o700, files: found.files.map(({ name }) => ({ name, mode: 0o600 })), secrets: 0o600 })
+    }
+    expect(statSync(fresh).mode & 0o777).toBe(0o700)
+  }, 120_000)
 
   it('--in-memory writes nothing and forgets everything', async () => {
     const dir = join(dataDir(), 'unused')

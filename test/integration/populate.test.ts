@@ -3,7 +3,7 @@
 // count, nesting to 5 levels), its 400s, private attributes, the maxDocuments bound, who may
 // populate what, and populated targets following the request's locale, fallback and status.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { json } from '../support/context.js'
+import { createTestContext, json } from '../support/context.js'
 import { dataOf, draftClient, isolatedPeer, type Doc } from '../support/drafts.js'
 import { expect400, expectQuery400, getOne, idsOf, relationLimits, shop, type Shop } from '../support/relations.js'
 
@@ -228,6 +228,28 @@ describe('populated to-many bounds', () => {
     await expect400(w.s.ctx, () => w.s.articles.list('populate=author,tags'), limit)
     expect(relationKeysOf(await getOne(w.s.articles, w.a1.documentId, { populate: 'author,tags' }))).toEqual(['author', 'tags'])
     await expect400(w.s.ctx, () => w.s.articles.list('populate[author][populate]=articles&populate[tags]=true'), limit)
+  })
+})
+
+// Issue 33, point 2: nested levels were charged once per distinct document but rendered once per
+// occurrence, so a cycle through a clique answered 200 with many times maxDocuments documents.
+describe('maxDocuments counts every document the answer renders', () => {
+  it('refuses nesting through a clique once its occurrences pass the limit, and answers what fits', async () => {
+    // Prepare: 6 articles each linked to the same 6 tags (each tag's articles are all 6).
+    const ctx = await createTestContext(relationLimits({ maxDocuments: 300 }) as never)
+    const key = await ctx.token()
+    const tags: string[] = []
+    for (let i = 0; i < 6; i++) tags.push((await json(await ctx.request('POST', '/api/tags', { token: key, body: { data: { name: `clique ${i}` } } }))).data.documentId)
+    for (let i = 0; i < 6; i++) expect((await ctx.request('POST', '/api/articles', { token: key, body: { data: { title: `clique ${i}`, tags } } })).status).toBe(200)
+    const read = (populate: string) => ctx.request('GET', `/api/articles?pagination[pageSize]=6&${populate}`, { token: key })
+    // Act, Assess: 36 tags then 216 articles rendered (252) fit; a third level renders 1,296 more.
+    const fits = await read('populate[tags][populate][articles]=true')
+    expect(fits.status).toBe(200)
+    const rendered = (await json(fits)).data.flatMap((article: Doc) => article.tags.flatMap((tag: Doc) => [tag, ...tag.articles]))
+    expect(rendered).toHaveLength(252)
+    const past = await read('populate[tags][populate][articles][populate][tags]=true')
+    expect(past.status).toBe(400)
+    expect((await json(past)).error).toMatchObject({ name: 'ValidationError', message: expect.stringContaining('api.rest.populate.maxDocuments'), details: { maxDocuments: 300 } })
   })
 })
 

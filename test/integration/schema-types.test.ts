@@ -1,7 +1,9 @@
 // Types from a Strapi project's schema files (test/fixtures/strapi-project), served over HTTP on
 // DynamoDB Local: every attribute type and option of content-model.md §14, unique values under
 // concurrency, private and write-only attributes, derived uids and non-localized types.
-import { scryptSync } from 'node:crypto'
+import { randomBytes, scryptSync } from 'node:crypto'
+import { createHook } from 'node:async_hooks'
+import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
@@ -9,6 +11,23 @@ import { loadContentTypes } from '../../lib/schema/load.js'
 import { META } from '../../lib/table.js'
 import { createTestContext, holdWrites, json, scanTable, tableSnapshot, type TestContext } from '../support/context.js'
 import { rounds } from '../support/rounds.js'
+
+/** CPU time (user + system) of this process's main thread, the event loop's, in ms: Linux's per-thread /proc counters (1/100 s). */
+function threadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10 // utime, stime (fields 14, 15 of stat)
+}
+const loopThreadCpu = (run: () => void) => {
+  const start = threadCpuMs()
+  run()
+  return threadCpuMs() - start
+}
+const loopThreadCpuAsync = async (run: () => Promise<void>) => {
+  const start = threadCpuMs()
+  await run()
+  return threadCpuMs() - start
+}
 
 const FIXTURE = new URL('../fixtures/strapi-project/src/api/', import.meta.url).pathname
 const types: readonly ContentType[] = loadContentTypes(FIXTURE)
@@ -60,6 +79,36 @@ describe('a type from a Strapi schema file', () => {
     const other = await json(await create({ name: 'Hashed too', secret: 'open sesame 123' }))
     const second = (await scanTable(ctx)).find((item) => item.documentId === other.data.documentId && item.locale === 'en')?.secret
     expect(second).not.toBe(stored)
+  })
+
+  // Issue 33, point 6: hashing with scryptSync ran on the event loop and held every other request of
+  // the process behind it. Measured in CPU time of the loop's thread, not in wall-clock time (which a
+  // busy machine stretches): 16 writes with a password against 16 without, in the same run.
+  it('hashes passwords off the event loop: writes with a password cost its thread no more than writes without', async () => {
+    // Prepare: one hash with the stored parameters, in CPU time of this thread (the least of three).
+    const oneHash = Math.min(...[0, 1, 2].map(() => loopThreadCpu(() => scryptSync('calibration', randomBytes(16), 32, { N: 16384, r: 8, p: 1 }))))
+    const pooled = new Set<number>()
+    let completedInPool = 0
+    const hook = createHook({
+      init: (id, type) => { if (type === 'SCRYPTREQUEST') pooled.add(id) },
+      before: (id) => { if (pooled.has(id)) completedInPool++ }, // a callback: the hash ran in libuv's thread pool
+    })
+    const writes = async (secret: (i: number) => Record<string, string>) => {
+      const [read, ...responses] = await Promise.all([
+        ctx.request('GET', '/api/products?pagination[pageSize]=1'),
+        ...Array.from({ length: 16 }, (_, i) => create({ name: `Parallel ${i}`, ...secret(i) })),
+      ])
+      expect([read, ...responses].map((response) => response.status)).toEqual(Array(17).fill(200))
+    }
+    await writes(() => ({})) // warm
+    // Act
+    const without = await loopThreadCpuAsync(() => writes(() => ({})))
+    hook.enable()
+    const withPasswords = await loopThreadCpuAsync(() => writes((i) => ({ secret: `password number ${i}` })))
+    hook.disable()
+    // Assess: 16 hashes on the loop would cost it at least 16 × oneHash more.
+    expect(completedInPool).toBe(16)
+    expect({ without, withPasswords, oneHash, extraBelowEightHashes: withPasswords - without < 8 * oneHash }).toMatchObject({ extraBelowEightHashes: true })
   })
 
   it.each([
