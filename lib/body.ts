@@ -1,9 +1,10 @@
 // Request bodies: `{ data: { ...attributes } }` checked against a content type with valibot, every
 // problem collected, nothing coerced. Code past this point sees typed attribute values only.
 import * as v from 'valibot'
-import type { Attribute, ContentType } from './content-types.js'
+import { readComponentValue, type FieldError } from './components/body.js'
+import type { Attribute, ComponentField, ContentType } from './content-types.js'
 import { badRequest } from './errors.js'
-import { attributeValueSchema } from './schema/values.js'
+import { valueSchemaOf as schemaOf } from './schema/values.js'
 
 /** What a body may contain: every attribute, a partial update, or localized attributes only. */
 export type BodyMode = 'create' | 'update' | 'localization'
@@ -13,29 +14,12 @@ export type Attributes = Record<string, unknown>
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt'])
 const MISSING_DATA = 'Missing "data" payload in the request body'
 
-interface FieldError {
-  path: string[]
-  message: string
-  name: 'ValidationError'
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Each attribute's value schema, built once (a body is checked on every write). */
-const schemas = new WeakMap<Attribute, v.GenericSchema>()
-function schemaOf(attribute: Attribute): v.GenericSchema {
-  let schema = schemas.get(attribute)
-  if (schema === undefined) {
-    schema = attributeValueSchema(attribute)
-    schemas.set(attribute, schema)
-  }
-  return schema
-}
-
 /** True when a body of `mode` gives `attribute` its own value (a localization inherits the shared ones). */
-const ownedIn = (mode: BodyMode, attribute: Attribute) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
+const ownedIn = (mode: BodyMode, attribute: Attribute | ComponentField) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
 
 /**
  * Checks a parsed JSON body against `type` and returns the attributes it sets (null clears), with
@@ -54,6 +38,15 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
   for (const [name, value] of Object.entries(data)) {
     // Relations are read by lib/relations/write.ts.
     if (name === 'locale' || Object.hasOwn(type.relations, name)) continue
+    const field = Object.hasOwn(type.components, name) ? type.components[name] : undefined
+    if (field !== undefined) {
+      if (mode === 'localization' && !field.localized) fail(name, `${name} is not localized: it cannot be set when creating a localization`)
+      else {
+        const pending = readComponentValue(field, value, [name], { errors, draft: false })
+        if (pending !== undefined) attributes[name] = pending
+      }
+      continue
+    }
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
     if (name === 'publishedAt') {
       // Publication is asked with `status` or the publish action (content-model.md §15), never set.
@@ -82,6 +75,9 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode): Att
     // Defaults were checked at start-up; parsing them again gives a password its own salt.
     if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
     else if (attribute.required === true && uidSource(type, attribute, data) === undefined) fail(name, `${name} must be defined`)
+  }
+  for (const [name, field] of Object.entries(type.components)) {
+    if (ownedIn(mode, field) && field.required === true && !Object.hasOwn(data, name)) fail(name, `${name} must be defined`)
   }
   if (errors.length > 0) {
     const message = errors.length === 1 ? (errors[0]?.message ?? 'Invalid body') : `${errors.length} errors occurred`

@@ -2,7 +2,7 @@
 // checked before anything is written (content-model.md §14, §16).
 import { parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from '../relations/write.js'
-import { checkTargets } from '../relations/targets.js'
+import { checkComponentTargets, checkTargets } from '../relations/targets.js'
 import type { Version } from '../storage/items.js'
 import { versionList } from '../table.js'
 import { bodyStatusOf, type Scope } from './context.js'
@@ -28,5 +28,6 @@ export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, l
     attributes[name] = await services.documents.availableUid(type, name, versionList(locale, bodyStatusOf(type)), base, documentId)
   }
   await checkTargets(services, type, links, locale)
+  await checkComponentTargets(services, type, attributes, locale)
   return { attributes, links }
 }

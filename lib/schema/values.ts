@@ -122,3 +122,16 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
       return v.pipe(v.unknown(), v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP))
   }
 }
+
+/** Each attribute's value schema, built once (a body is checked on every write). */
+const schemas = new WeakMap<Attribute, v.GenericSchema>()
+
+/** The schema of a non-null value of `attribute`, kept per attribute. */
+export function valueSchemaOf(attribute: Attribute): v.GenericSchema {
+  let schema = schemas.get(attribute)
+  if (schema === undefined) {
+    schema = attributeValueSchema(attribute)
+    schemas.set(attribute, schema)
+  }
+  return schema
+}
