@@ -206,4 +206,71 @@ describe('components and dynamic zones', () => {
     const response = await ctx.request('GET', `/api/pages/${page.documentId}?populate[seo][fields][0]=token`, { token: key })
     expect(response.status).toBe(400)
   })
+
+  describe('filters and sort through components', () => {
+    let ids: Record<string, string>
+    const titles = async (query: string) => {
+      const response = await ctx.request('GET', `/api/pages?locale=fr&${query}`, { token: key })
+      expect(response.status).toBe(200)
+      return ((await json(response)).data as { title: string }[]).map((doc) => doc.title).sort()
+    }
+
+    beforeAll(async () => {
+      // In their own locale, so the other tests' pages are not among them.
+      const make = async (title: string, seo: unknown, links: unknown) => {
+        const en = await create({ title: `${title} (en)`, links, blocks: [hero(title)] })
+        const response = await write('PUT', `/api/pages/${en.documentId}?locale=fr`, { title, seo, blocks: [hero(title)] })
+        expect(response.status).toBe(200)
+        return en.documentId as string
+      }
+      ids = {
+        a: await make('A', { metaTitle: 'Zeta', priority: 1, keywords: [{ word: 'red', weight: 1 }, { word: 'blue', weight: 5 }] }, [{ text: 'x', variant: 'outline' }]),
+        b: await make('B', { metaTitle: 'alpha', priority: 5, keywords: [{ word: 'red', weight: 5 }] }, [{ text: 'y' }]),
+        c: await make('C', null, []),
+      }
+    })
+
+    it.each([
+      ['filters[seo][metaTitle][$eq]=Zeta', ['A']],
+      ['filters[seo][priority][$gte]=2', ['B']],
+      ['filters[seo][metaTitle][$containsi]=A', ['A', 'B']],
+      ['filters[seo][keywords][word][$eq]=red', ['A', 'B']],
+      // One entry must hold every condition under one key: A's red keyword weighs 1, B's 5.
+      ['filters[seo][keywords][word][$eq]=red&filters[seo][keywords][weight][$gte]=5', ['B']],
+      ['filters[seo][keywords][$and][0][word][$eq]=blue&filters[seo][keywords][$and][1][weight][$eq]=5', ['A']],
+      ['filters[links][variant][$eq]=outline', ['A']],
+      ['filters[$or][0][seo][priority][$eq]=1&filters[$or][1][title][$eq]=C', ['A', 'C']],
+      ['filters[$not][seo][metaTitle][$eq]=Zeta', ['B', 'C']],
+    ])('keeps the versions %s matches', async (query, expected) => {
+      expect(await titles(query)).toEqual(expected)
+      // The same filter answers a get one.
+      const one = await ctx.request('GET', `/api/pages/${ids[expected[0]!.toLowerCase()]}?locale=fr&${query}`, { token: key })
+      expect(one.status).toBe(200)
+    })
+
+    it.each([
+      ['a dynamic zone', 'filters[blocks][heading][$eq]=x', 'Invalid key blocks'],
+      ['a private attribute inside a component', 'filters[seo][token][$eq]=x', 'Invalid key token'],
+      ['an unknown attribute inside a component', 'filters[seo][nope][$eq]=x', 'Invalid key nope'],
+      ['a component compared to a value', 'filters[seo]=x', 'Invalid value for seo: seo is a component; filter on its fields, e.g. filters[seo][<field>][$eq]=<value>'],
+      ['a sort by a repeatable component', 'sort=links.text', 'Invalid key links.text: sort by a field of a non-repeatable component (links is a repeatable component)'],
+      ['a sort by a dynamic zone', 'sort=blocks.heading', 'Invalid key blocks.heading: sort by a field of a non-repeatable component (blocks is a dynamic zone)'],
+      ['a sort by a component itself', 'sort=seo', 'Invalid key seo'],
+    ])('refuses %s with a 400', async (_, query, message) => {
+      const response = await ctx.request('GET', `/api/pages?${query}`, { token: key })
+      expect(response.status).toBe(400)
+      expect((await json(response)).error.message).toBe(message)
+    })
+
+    it('sorts by a non-repeatable component\'s field, nulls first ascending, with the locale\'s collation', async () => {
+      const order = async (query: string) => (((await json(await ctx.request('GET', `/api/pages?locale=fr&${query}`, { token: key }))).data) as { title: string }[]).map((doc) => doc.title)
+      expect(await order('sort=seo.metaTitle')).toEqual(['C', 'B', 'A'])
+      expect(await order('sort[0]=seo.priority:desc')).toEqual(['B', 'A', 'C'])
+      expect(await order('sort=seo.metaTitle:desc&pagination[pageSize]=1&pagination[page]=2')).toEqual(['B'])
+    })
+
+    it('does not search inside components with _q', async () => {
+      expect(await titles('_q=Zeta')).toEqual([])
+    })
+  })
 })
