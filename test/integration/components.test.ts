@@ -2,6 +2,7 @@
 // of test/fixtures/components-project: writing (replace, ids kept or new, nested validation with
 // full paths, required/min/max, __component, relations inside), reading (absent unless populated,
 // every populate form, fields, private values), storage inside the version, localization.
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
@@ -37,7 +38,7 @@ describe('components and dynamic zones', () => {
   beforeAll(async () => {
     ctx = await createTestContext({}, {}, types)
     key = await ctx.token()
-    await ctx.addLocales('fr')
+    await ctx.addLocales('fr', 'de')
   })
 
   it('keeps components out of answers unless populated, and shows them with ids when asked', async () => {
@@ -210,7 +211,7 @@ describe('components and dynamic zones', () => {
   describe('filters and sort through components', () => {
     let ids: Record<string, string>
     const titles = async (query: string) => {
-      const response = await ctx.request('GET', `/api/pages?locale=fr&${query}`, { token: key })
+      const response = await ctx.request('GET', `/api/pages?locale=de&${query}`, { token: key })
       expect(response.status).toBe(200)
       return ((await json(response)).data as { title: string }[]).map((doc) => doc.title).sort()
     }
@@ -219,7 +220,7 @@ describe('components and dynamic zones', () => {
       // In their own locale, so the other tests' pages are not among them.
       const make = async (title: string, seo: unknown, links: unknown) => {
         const en = await create({ title: `${title} (en)`, links, blocks: [hero(title)] })
-        const response = await write('PUT', `/api/pages/${en.documentId}?locale=fr`, { title, seo, blocks: [hero(title)] })
+        const response = await write('PUT', `/api/pages/${en.documentId}?locale=de`, { title, seo, blocks: [hero(title)] })
         expect(response.status).toBe(200)
         return en.documentId as string
       }
@@ -244,7 +245,7 @@ describe('components and dynamic zones', () => {
     ])('keeps the versions %s matches', async (query, expected) => {
       expect(await titles(query)).toEqual(expected)
       // The same filter answers a get one.
-      const one = await ctx.request('GET', `/api/pages/${ids[expected[0]!.toLowerCase()]}?locale=fr&${query}`, { token: key })
+      const one = await ctx.request('GET', `/api/pages/${ids[expected[0]!.toLowerCase()]}?locale=de&${query}`, { token: key })
       expect(one.status).toBe(200)
     })
 
@@ -263,7 +264,7 @@ describe('components and dynamic zones', () => {
     })
 
     it('sorts by a non-repeatable component\'s field, nulls first ascending, with the locale\'s collation', async () => {
-      const order = async (query: string) => (((await json(await ctx.request('GET', `/api/pages?locale=fr&${query}`, { token: key }))).data) as { title: string }[]).map((doc) => doc.title)
+      const order = async (query: string) => (((await json(await ctx.request('GET', `/api/pages?locale=de&${query}`, { token: key }))).data) as { title: string }[]).map((doc) => doc.title)
       expect(await order('sort=seo.metaTitle')).toEqual(['C', 'B', 'A'])
       expect(await order('sort[0]=seo.priority:desc')).toEqual(['B', 'A', 'C'])
       expect(await order('sort=seo.metaTitle:desc&pagination[pageSize]=1&pagination[page]=2')).toEqual(['B'])
@@ -272,5 +273,21 @@ describe('components and dynamic zones', () => {
     it('does not search inside components with _q', async () => {
       expect(await titles('_q=Zeta')).toEqual([])
     })
+  })
+
+  it('describes each component as a schema and each zone as a oneOf with a __component discriminator in a valid OpenAPI document', async () => {
+    const response = await ctx.request('GET', '/api/openapi.json')
+    expect(response.status).toBe(200)
+    const document = await json(response)
+    expect((await new Validator().validate(structuredClone(document))).valid).toBe(true)
+    const schemas = document.components.schemas
+    expect(schemas.ComponentSharedSeo.properties.metaTitle).toBeDefined()
+    expect(schemas.ComponentSharedSeo.properties).not.toHaveProperty('token')
+    expect(schemas.ComponentBlocksHero.required).toEqual(['__component'])
+    const page = schemas[Object.keys(schemas).find((name) => schemas[name].properties?.blocks !== undefined && schemas[name].properties?.createdAt !== undefined)!]
+    expect(page.properties.blocks.items.discriminator).toEqual({ propertyName: '__component', mapping: {
+      'blocks.hero': '#/components/schemas/ComponentBlocksHero', 'blocks.text': '#/components/schemas/ComponentBlocksText', 'blocks.related': '#/components/schemas/ComponentBlocksRelated',
+    } })
+    expect(page.properties.seo.anyOf[0]).toEqual({ $ref: '#/components/schemas/ComponentSharedSeo' })
   })
 })
