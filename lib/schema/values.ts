@@ -101,7 +101,8 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
       return v.pipe(v.string('must be a string of digits'), v.regex(/^-?\d{1,19}$/, 'must be a string of digits'), ...bounded<string>(attribute, exact))
     case 'float':
     case 'decimal':
-      return v.pipe(v.number('must be a number'), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE, 'is out of range'), ...bounded<number>(attribute, numeric))
+      // DynamoDB keeps magnitudes from 1e-130 to 9.9e125 (and 0): anything else cannot be stored or indexed.
+      return v.pipe(v.number('must be a number'), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE && (n === 0 || Math.abs(n) >= 1e-130), 'is out of range'), ...bounded<number>(attribute, numeric))
     case 'boolean':
       return v.boolean('must be a boolean')
     case 'date':

@@ -140,6 +140,7 @@ describe('components and dynamic zones', () => {
     ['too many repeatable entries', { blocks: [hero('a')], links: [1, 2, 3, 4].map((n) => ({ text: String(n) })) }, ['links'], 'links must contain at most 3 items'],
     ['a component that is not an object', { seo: 'x', blocks: [hero('a')] }, ['seo'], 'seo must be an object'],
     ['a zone that is not an array', { blocks: hero('a') }, ['blocks'], 'blocks must be an array'],
+    ['a float DynamoDB cannot store (was a 500)', { seo: { metaTitle: 'x', keywords: [{ word: 'w', weight: -5e-324 }] }, blocks: [hero('a')] }, ['seo', 'keywords', 0, 'weight'], 'seo.keywords[0].weight is out of range'],
     ['a value beyond a nested bound', { seo: { metaTitle: 'x', priority: 11 }, blocks: [hero('a')] }, ['seo', 'priority'], 'seo.priority must be less than or equal to 10'],
   ])('refuses %s with its full path, writing nothing', async (_, data, path, message) => {
     const before = await tableSnapshot(ctx)
