@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url'
 import { configFromEnv } from '../lib/config.js'
 import { typeByUid, type ContentType } from '../lib/content-types.js'
-import { loadContentTypes } from '../lib/schema/load.js'
+import { loadContentTypes, loadOptionsFromEnv } from '../lib/schema/load.js'
 import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { secretReader } from './secrets.js'
@@ -91,7 +91,7 @@ export function contentTypeOf(services: Services): ContentType {
 /** The services of this function instance; rejects (and the cold start fails) on bad config. */
 export async function lambdaServices(): Promise<Services> {
   const config = configFromEnv(process.env)
-  const types = loadContentTypes(contentTypesDir())
+  const types = loadContentTypes(contentTypesDir(), loadOptionsFromEnv(process.env))
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
   const services = createServices(db, config, secrets, types)

@@ -16,7 +16,7 @@ import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { routeName, type ContentType } from '../lib/content-types.js'
 import { ASSETS_DIR } from '../lib/admin-ui/assets.js'
-import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
+import { componentsDirOf, DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
 import { createCdn } from './cdn.js'
@@ -82,10 +82,16 @@ export interface ContentApiStackProps extends StackProps {
   readonly stage: Stage
   /** The folder of schema.json files (context key `contentTypesDir`); the project's examples by default. */
   readonly contentTypesDir?: string
+  /** The components folder (context key `componentsDir`); `<contentTypesDir>/../components` by default (content-model.md §18). */
+  readonly componentsDir?: string
+  /** Base types of custom fields by uid (context key `customFields`), given to each function as CUSTOM_FIELDS. */
+  readonly customFields?: Readonly<Record<string, string>>
 }
 
 /** Where a content function's bundle holds the schema folder: `content-types/` beside index.mjs, as functions/runtime.ts reads it. */
 const BUNDLED_TYPES_DIR = 'content-types'
+/** And the components folder: `components/`, where the loader looks beside `content-types/`. */
+const BUNDLED_COMPONENTS_DIR = 'components'
 
 /**
  * Folders an entry's bundle holds beside index.mjs besides the schema folder, as [source, target]:
@@ -107,7 +113,8 @@ export class ContentApiStack extends Stack {
     super(scope, id, props)
     const { name: stage, settings } = props.stage
     const typesDir = props.contentTypesDir ?? DEFAULT_CONTENT_TYPES_DIR
-    this.types = loadContentTypes(typesDir)
+    const componentsDir = props.componentsDir ?? componentsDirOf(typesDir)
+    this.types = loadContentTypes(typesDir, { componentsDir, customFields: props.customFields })
     const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     const table = createContentTable(this, settings.protect, settings.table)
 
@@ -142,6 +149,7 @@ export class ContentApiStack extends Stack {
       environment: {
         TABLE_NAME: table.tableName,
         ...restEnvironment(settings.rest),
+        ...(props.customFields === undefined ? {} : { CUSTOM_FIELDS: JSON.stringify(props.customFields) }),
         // No NODE_OPTIONS=--enable-source-maps: bench/cold-start.ts measured it at 9 to 31 ms more import
         // per cold start (8-22% of it). Traces stay minified; the .map beside each bundle maps them back.
       },
@@ -164,7 +172,7 @@ export class ContentApiStack extends Stack {
       }
       // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
       // The admin function also serves the web interface's stylesheet and script, read from files beside it.
-      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, BUNDLED_FILES[entry] ?? []) }
+      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
       const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
@@ -213,13 +221,17 @@ export class ContentApiStack extends Stack {
   }
 }
 
-/** Bundling hooks that copy the schema folder into each bundle (as content-types/), so the function reads the files the synth checked. */
-function copyInto(typesDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
+/**
+ * Bundling hooks that copy the schema folder into each bundle (as content-types/) and the
+ * components folder when there is one (as components/), so the function reads the files the synth checked.
+ */
+function copyInto(typesDir: string, componentsDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
       `cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`,
+      ...(existsSync(componentsDir) ? [`cp -R "${componentsDir}" "${outputDir}/${BUNDLED_COMPONENTS_DIR}"`] : []),
       ...files.map(([source, target]) => `cp -R "${ROOT}${source}" "${outputDir}/${target}"`),
     ],
   }

@@ -1,10 +1,11 @@
 // Request bodies: `{ data: { ...attributes } }` checked against a content type with valibot, every
 // problem collected, nothing coerced. Code past this point sees typed attribute values only.
 import * as v from 'valibot'
-import type { Attribute, ContentType } from './content-types.js'
+import { readComponentValue, type FieldError } from './components/body.js'
+import type { Attribute, ComponentField, ContentType } from './content-types.js'
 import { badRequest } from './errors.js'
 import { MUST_BE_DEFINED, nullRequired } from './schema/messages.js'
-import { attributeValueSchema, hashPassword, PasswordToHash } from './schema/values.js'
+import { hashPassword, PasswordToHash, valueSchemaOf as schemaOf } from './schema/values.js'
 
 /** What a body may contain: every attribute, a partial update, or localized attributes only. */
 export type BodyMode = 'create' | 'update' | 'localization'
@@ -14,29 +15,12 @@ export type Attributes = Record<string, unknown>
 const SYSTEM_KEYS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt'])
 const MISSING_DATA = 'Missing "data" payload in the request body'
 
-interface FieldError {
-  path: string[]
-  message: string
-  name: 'ValidationError'
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Each attribute's value schema, built once (a body is checked on every write). */
-const schemas = new WeakMap<Attribute, v.GenericSchema>()
-function schemaOf(attribute: Attribute): v.GenericSchema {
-  let schema = schemas.get(attribute)
-  if (schema === undefined) {
-    schema = attributeValueSchema(attribute)
-    schemas.set(attribute, schema)
-  }
-  return schema
-}
-
 /** True when a body of `mode` gives `attribute` its own value (a localization inherits the shared ones). */
-const ownedIn = (mode: BodyMode, attribute: Attribute) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
+const ownedIn = (mode: BodyMode, attribute: Attribute | ComponentField) => mode !== 'update' && !(mode === 'localization' && !attribute.localized)
 
 /**
  * How a write treats its body (content-model.md §15): `draft` when it writes a draft & publish
@@ -64,6 +48,15 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode, opti
   for (const [name, value] of Object.entries(data)) {
     // Relations are read by lib/relations/write.ts.
     if (name === 'locale' || Object.hasOwn(type.relations, name)) continue
+    const field = Object.hasOwn(type.components, name) ? type.components[name] : undefined
+    if (field !== undefined) {
+      if (mode === 'localization' && !field.localized) fail(name, `${name} is not localized: it cannot be set when creating a localization`)
+      else {
+        const pending = readComponentValue(field, value, [name], { errors, draft: options.draft === true })
+        if (pending !== undefined) attributes[name] = pending
+      }
+      continue
+    }
     const attribute = Object.hasOwn(type.attributes, name) ? type.attributes[name] : undefined
     if (name === 'publishedAt') {
       // Accepted and ignored, as Strapi 5 does, so a version read can be written back; but `null`
@@ -94,6 +87,9 @@ export function parseBody(body: unknown, type: ContentType, mode: BodyMode, opti
     if (attribute.default !== undefined) attributes[name] = v.parse(schemaOf(attribute), attribute.default)
     else if (attribute.required === true && options.draft !== true && uidSource(type, attribute, data) === undefined) fail(name, `${name} ${MUST_BE_DEFINED}`)
   }
+  for (const [name, field] of Object.entries(type.components)) {
+    if (ownedIn(mode, field) && field.required === true && options.draft !== true && !Object.hasOwn(data, name)) fail(name, `${name} ${MUST_BE_DEFINED}`)
+  }
   throwIfAny(errors)
   return attributes
 }
@@ -116,6 +112,9 @@ export function checkPublishable(type: ContentType, attributes: Readonly<Attribu
   const errors: FieldError[] = []
   for (const [name, attribute] of Object.entries(type.attributes)) {
     if (attribute.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: `${name} ${nullRequired(attribute)}`, name: 'ValidationError' })
+  }
+  for (const [name, field] of Object.entries(type.components)) {
+    if (field.required === true && (attributes[name] ?? null) === null) errors.push({ path: [name], message: `${name} ${MUST_BE_DEFINED}`, name: 'ValidationError' })
   }
   throwIfAny(errors)
 }

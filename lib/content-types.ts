@@ -60,6 +60,40 @@ export interface Relation {
   readonly private?: boolean
 }
 
+/**
+ * A component's schema (content-model.md §18): `src/components/<category>/<name>.json`, uid
+ * `<category>.<name>`. Its values live inside the versions that hold them (lib/components/).
+ */
+export interface ComponentSchema {
+  /** `<category>.<name>`. */
+  readonly uid: string
+  readonly displayName: string
+  /** Scalar, text, json and password attributes, in schema order (each `localized` as its holder). */
+  readonly attributes: Readonly<Record<string, Attribute>>
+  /** One-way relations to api types (content-model.md §16). */
+  readonly relations: Readonly<Record<string, Relation>>
+  /** Nested components (never zones), in schema order. */
+  readonly components: Readonly<Record<string, ComponentField>>
+}
+
+/**
+ * A `component` or `dynamiczone` attribute: a version holds its value whole (an object, or an array
+ * for a repeatable component and a zone), localized or shared as a whole.
+ */
+export interface ComponentField {
+  readonly kind: 'component' | 'dynamiczone'
+  /** Each locale version has its own value (true) or all versions share one (false). */
+  readonly localized: boolean
+  /** An array of entries: a repeatable component, and every zone. */
+  readonly repeatable: boolean
+  /** The component a `component` holds (one), or those a zone lists. */
+  readonly components: readonly ComponentSchema[]
+  readonly required?: boolean
+  /** Bounds on the number of entries of a repeatable component or zone. */
+  readonly min?: number
+  readonly max?: number
+}
+
 export interface ContentType {
   /** Strapi-style unique id, `api::<api>.<name>`; permissions are named after it. */
   readonly uid: string
@@ -75,6 +109,8 @@ export interface ContentType {
   readonly attributes: Readonly<Record<string, Attribute>>
   /** Relation attributes in schema order (content-model.md §16). */
   readonly relations: Readonly<Record<string, Relation>>
+  /** Component and dynamic-zone attributes in schema order (content-model.md §18). */
+  readonly components: Readonly<Record<string, ComponentField>>
 }
 
 /** System fields every document has; attribute names may not reuse them or storage's own names. */

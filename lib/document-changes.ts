@@ -21,7 +21,7 @@ export function versionIn(versions: readonly Version[], locale: string, status: 
 }
 
 const nonLocalized = (type: ContentType, values: Attributes): Attributes =>
-  Object.fromEntries(Object.entries(values).filter(([name]) => type.attributes[name]?.localized === false))
+  Object.fromEntries(Object.entries(values).filter(([name]) => (type.attributes[name] ?? type.components[name])?.localized === false))
 
 const differs = (version: Version, values: Attributes) =>
   Object.entries(values).some(([name, value]) => JSON.stringify(version.attributes[name] ?? null) !== JSON.stringify(value ?? null))
@@ -44,7 +44,7 @@ export function updateVersions(type: ContentType, versions: readonly Version[], 
  * attributes are null, non-localized values are copied from a version of the same status.
  */
 export function addVersion(type: ContentType, documentId: string, versions: readonly Version[], locale: string, status: Status, id: number, attributes: Attributes, now: string): Change {
-  const blank = Object.fromEntries(Object.keys(type.attributes).map((name) => [name, null]))
+  const blank = Object.fromEntries([...Object.keys(type.attributes), ...Object.keys(type.components)].map((name) => [name, null]))
   const source = versions.find((version) => version.status === status)
   const inherited = source === undefined ? {} : nonLocalized(type, source.attributes)
   const version: Version = {

@@ -7,6 +7,7 @@ import { routeName, type ContentType } from '../content-types.js'
 import { adminPaths, adminSchemas, localeListPaths, OPTIONAL_API_TOKEN, securitySchemes } from './admin.js'
 import { filterSchemas, sharedParameters, typeParameters } from './parameters.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
+import { componentSchemas } from './components.js'
 import { contentTypeSchemas, ref, sharedSchemas, typeName, type Schema } from './schemas.js'
 
 /** Where the public document is served. */
@@ -173,6 +174,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
       schemas: {
         ...sharedSchemas(config.rest),
         ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest, types), filterSchemas(type)])),
+        ...componentSchemas(types),
         ...adminSchemas(types),
         ...errors.schemas,
       },

@@ -4,6 +4,7 @@
 import type { RestConfig } from '../config.js'
 import { publicAttributes, publicRelations, SYSTEM_FIELDS, typeByUid, type Attribute, type ContentType, type Relation } from '../content-types.js'
 import { DOCUMENT_ID } from '../storage/documents.js'
+import { componentFieldSchema } from './component-refs.js'
 
 /** A JSON Schema (or any OpenAPI object) as plain data. */
 export type Schema = Record<string, unknown>
@@ -111,6 +112,7 @@ function populatedSchemas(type: ContentType, types: readonly ContentType[]): Rec
       ? { anyOf: [{ type: 'array', items: target, description: 'In link order; at most 100 unless populate[…][limit] asks' }, closed({ count: count('Links (populate[…][count]=true)') }, ['count'])], description: `Only with populate: the linked ${relation.target} documents in the request's locale and status` }
       : { anyOf: [target, { type: 'null' }], description: `Only with populate: the linked ${relation.target} document in the request's locale and status, or null` }
   }
+  for (const [name, field] of Object.entries(type.components)) properties[name] = { ...componentFieldSchema(field), description: 'Only with populate (populate=* shows it one level)' }
   if (type.localized) properties.localizations = { type: 'array', items: { type: 'object', description: 'Another locale version (same status): its id, documentId, locale and scalar fields' }, description: 'Only with populate=localizations or populate=*' }
   return properties
 }
@@ -143,6 +145,7 @@ function requestSchema(type: ContentType, mode: 'create' | 'update'): Schema {
     if (attribute.type === 'uid' && attribute.targetField !== undefined) properties[name] = { ...properties[name], description: `Unique per locale; derived from ${attribute.targetField} when not sent` }
   }
   for (const [name, relation] of Object.entries(type.relations)) properties[name] = { ...relationInputSchema(relation), description: `Links to ${relation.target} documents of this locale (content-model.md §16)` }
+  for (const [name, field] of Object.entries(type.components)) properties[name] = { anyOf: [componentFieldSchema(field), { type: 'null' }], description: 'Replaces the whole value; entries sent with their id are kept (content-model.md §18)' }
   properties.locale = { description: 'Ignored: the `locale` query parameter decides' }
   properties.publishedAt = { description: type.draftAndPublish ? 'Ignored: publication follows `status` and the publish action; null is a 400 unless status=draft' : 'Ignored' }
   const derived = (attribute: Attribute) => attribute.default !== undefined || (attribute.type === 'uid' && attribute.targetField !== undefined)

@@ -1,5 +1,6 @@
 // Create (content-api.md): a new document with its first locale version; without `status=draft`,
 // a draft & publish type's draft is published too (content-model.md §15).
+import { settleComponents } from '../components/entries.js'
 import type { Caller } from '../access.js'
 import type { Populated } from '../answers/document.js'
 import { addVersion, writeVersion } from '../document-changes.js'
@@ -43,7 +44,7 @@ export async function create(scope: Scope, input: WriteInput): Promise<Written> 
     await services.documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
     return services.documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
       if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-      const values = { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }
+      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }, undefined, current.versions)
       return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
     })
   })

@@ -1,6 +1,7 @@
 // Update (PUT; content-api.md): update the version in a locale, or create it as a new localization
 // (or, for a single type, create the document); without `status=draft`, a draft & publish type's
 // draft is then published (content-model.md §15).
+import { settleComponents } from '../components/entries.js'
 import { addVersion, versionIn, writeVersion } from '../document-changes.js'
 import { conflict, notFound, preconditionFailed } from '../errors.js'
 import { releaseTargets, writeInverse } from '../relations/inverse.js'
@@ -70,7 +71,7 @@ async function putVersion(scope: Scope, input: UpdateInput, state: DocumentState
         if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
       }
       const draftId = existing === undefined ? drawn[0] : undefined
-      const values = { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }
+      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }, target, current.versions)
       return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? drawn.at(-1) : undefined }, now)
     }, state)
   })

@@ -3,7 +3,7 @@
 import { hashPasswords, parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
 import { writeWithDerivedUids, type DerivedUid } from '../derived-uids.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from '../relations/write.js'
-import { checkTargets } from '../relations/targets.js'
+import { checkComponentTargets, checkTargets } from '../relations/targets.js'
 import type { Version } from '../storage/items.js'
 import { versionList } from '../table.js'
 import { bodyStatusOf, type Scope } from './context.js'
@@ -29,6 +29,7 @@ export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, l
   resolveLinks(type, links, current, services.config.rest.relations.maxLinks)
   const derived = uidsToDerive(type, mode, body, attributes)
   await checkTargets(services, type, links, locale)
+  await checkComponentTargets(services, type, attributes, locale)
   await hashPasswords(attributes)
   return { attributes, derived, links }
 }

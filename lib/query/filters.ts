@@ -3,6 +3,7 @@
 import { isPrivate, NUMBER_TYPES, publicRelations, SEARCHABLE_TEXT_TYPES, sortableFields, type ContentType, type TypeOf } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { fieldKind, type FieldKind } from './field-kinds.js'
+import { typeBelowField } from '../components/types.js'
 import { collatorFor } from './sort.js'
 
 export type FilterOperator = '$eq' | '$ne' | '$eqi' | '$nei' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$notIn' | '$between'
@@ -24,6 +25,11 @@ export type Filter =
    * (or, with `none`, none of them).
    */
   | { readonly kind: 'linked'; readonly field: string; readonly ids: ReadonlySet<string>; readonly none: boolean }
+  /**
+   * Through a component (content-model.md §18): its entry (one of a repeatable one's) matches
+   * `filter`, read on the entry's values as the component's attributes.
+   */
+  | { readonly kind: 'component'; readonly field: string; readonly filter: Filter }
 
 export const MAX_CONDITIONS = 50
 export const MAX_IN_VALUES = 100
@@ -192,6 +198,7 @@ function parseGroup(raw: unknown, path: readonly string[], depth: number, contex
     }
     if (key === '$not') return { kind: 'not', filter: parseGroup(value, keyPath, nested(depth, keyPath), context) }
     if (context.relations.has(key)) return parseRelation(key, value, keyPath, context)
+    if (Object.hasOwn(context.type.components, key)) return parseComponent(key, value, keyPath, depth, context)
     if (key.startsWith('$') || !context.fields.has(key)) throw fail(`Invalid key ${key}`, key, keyPath)
     return parseFieldValue(key, value, keyPath, depth, context)
   }))
@@ -218,6 +225,17 @@ function parseRelation(field: string, raw: unknown, path: readonly string[], con
   return combine(parts)
 }
 
+/** `filters[<component>]`: conditions on one entry's fields (nested components too); 400 into a dynamic zone, as Strapi. */
+function parseComponent(field: string, raw: unknown, path: readonly string[], depth: number, context: Context): Filter {
+  const declared = context.type.components[field]
+  if (declared === undefined || declared.kind === 'dynamiczone') throw fail(`Invalid key ${field}`, field, path)
+  if (!isRecord(raw) || Object.keys(raw).length === 0) throw fail(`Invalid value for ${field}: ${field} is a component; filter on its fields, e.g. filters[${field}][<field>][$eq]=<value>`, field, path)
+  const type = typeBelowField(declared)
+  // Relations inside components are not filterable: no index of links reaches them.
+  const inner: Context = { ...context, ...contextOf(type, undefined), conditions: context.conditions }
+  return { kind: 'component', field, filter: parseGroup(raw, path, depth, inner) }
+}
+
 function contextOf(type: ContentType, typeOf: TypeOf | undefined): Pick<Context, 'type' | 'fields' | 'relations' | 'typeOf'> {
   return { type, fields: new Set(sortableFields(type)), relations: new Set(typeOf === undefined ? [] : publicRelations(type)), typeOf }
 }
@@ -229,7 +247,8 @@ export function crossesRelations(filter: Filter | undefined): boolean {
     case 'and':
     case 'or': return filter.filters.some(crossesRelations)
     case 'not': return crossesRelations(filter.filter)
-    case 'condition': return false
+    case 'condition':
+    case 'component': return false
     default: return true
   }
 }
@@ -351,6 +370,13 @@ export function matchesFilter(filter: Filter, values: Readonly<Record<string, un
     case 'or': return filter.filters.some((inner) => matchesFilter(inner, values, collation, type))
     case 'not': return !matchesFilter(filter.filter, values, collation, type)
     case 'relation': throw new Error(`filters[${filter.field}] was not resolved before reading`)
+    case 'component': {
+      const value = values[filter.field]
+      const entries = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? [value] : []
+      const declared = type.components[filter.field]
+      if (declared === undefined) return false
+      return entries.some((entry) => matchesFilter(filter.filter, entry as Record<string, unknown>, collation, typeBelowField(declared)))
+    }
     case 'linked': {
       const value = values[filter.field]
       const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []

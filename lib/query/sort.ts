@@ -1,8 +1,9 @@
 // The `sort` query parameter: parsed into typed entries, and the comparator that orders documents
 // by them (nulls first ascending, locale collation for strings, ties by id ascending).
+import { typeBelowField } from '../components/types.js'
 import { sortableFields, type ContentType, type TypeOf } from '../content-types.js'
 import { badRequest, queryDetails } from '../errors.js'
-import { fieldKind, plainOrdered } from './field-kinds.js'
+import { fieldKind, plainOrdered, type FieldKind } from './field-kinds.js'
 
 export interface SortEntry {
   readonly field: string
@@ -66,6 +67,10 @@ export function parseSort(raw: unknown, type: ContentType, typeOf?: TypeOf): Sor
   const allowed = new Set(sortableFields(type))
   for (const entry of entries) {
     if (allowed.has(entry.field)) continue
+    if (Object.hasOwn(type.components, entry.field.split('.')[0] as string)) {
+      componentSortKind(type, entry.field)
+      continue
+    }
     const [name = '', field, ...rest] = entry.field.split('.')
     const relation = Object.hasOwn(type.relations, name) ? type.relations[name] : undefined
     if (relation === undefined || typeOf === undefined || relation.private === true || field === undefined || rest.length > 0) throw invalidKey(entry.field)
@@ -75,6 +80,32 @@ export function parseSort(raw: unknown, type: ContentType, typeOf?: TypeOf): Sor
     if (!sortableFields(typeOf(relation.target)).includes(field)) throw invalidKey(entry.field)
   }
   return entries
+}
+
+/**
+ * The kind of `seo.metaTitle` (a scalar inside non-repeatable components, nested ones too), as
+ * Strapi allows it (content-model.md §18); 400 through a repeatable component or a zone.
+ */
+export function componentSortKind(type: ContentType, path: string): FieldKind {
+  const names = path.split('.')
+  let level = type
+  for (const [index, name] of names.entries()) {
+    const field = level.components[name]
+    if (field === undefined) {
+      if (index === names.length - 1 && index > 0 && sortableFields(level).includes(name)) return fieldKind(name, level)
+      throw invalidKey(path)
+    }
+    if (field.repeatable) throw badRequest(`Invalid key ${path}: sort by a field of a non-repeatable component (${name} is ${field.kind === 'dynamiczone' ? 'a dynamic zone' : 'a repeatable component'})`, queryDetails('sort', path, null))
+    level = typeBelowField(field)
+  }
+  throw invalidKey(path)
+}
+
+/** The value at `path` (`seo.metaTitle`) in a version's component values, or null. */
+export function componentValueAt(values: Readonly<Record<string, unknown>>, path: string): unknown {
+  let current: unknown = values
+  for (const name of path.split('.')) current = typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>)[name] : undefined
+  return current ?? null
 }
 
 /** True when an entry sorts through a relation (`author.name`). */
@@ -135,7 +166,8 @@ export function sortComparator(
   const keys = entries.map(({ field, order }) => {
     // `author.name` orders as the target's `name` does.
     const [name = '', inner] = field.split('.')
-    const kind = inner !== undefined && typeOf !== undefined ? fieldKind(inner, typeOf(type.relations[name]?.target as string)) : fieldKind(field, type)
+    const kind = inner !== undefined && Object.hasOwn(type.components, name) ? componentSortKind(type, field)
+      : inner !== undefined && typeOf !== undefined ? fieldKind(inner, typeOf(type.relations[name]?.target as string)) : fieldKind(field, type)
     return { field, order, compareStrings: kind === 'biginteger' ? bigIntegerCompare : plainOrdered(kind) ? plainCompare : byCollation }
   })
   return (a, b) => {

@@ -12,6 +12,7 @@ import type { Services } from '../services.js'
 import type { TypeList } from '../storage/lists/validator.js'
 import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateTree } from './populate-query.js'
+import { typeBelowField } from '../components/types.js'
 import { targetOf } from './targets.js'
 
 /** What a request reads through relations. */
@@ -50,6 +51,12 @@ export function typesReadThrough(services: Pick<Services, 'types'>, type: Conten
   }
   const walkTree = (from: ContentType, tree: PopulateTree | undefined): void => {
     for (const [name, node] of tree ?? []) {
+      const field = from.components[name]
+      if (field !== undefined) {
+        // Part of the version: only the relations inside reach other types.
+        for (const each of [node, ...(node.on?.values() ?? [])]) walkTree(typeBelowField(field), each.populate)
+        continue
+      }
       const target = name === LOCALIZATIONS ? from : targetOf(services, from, name)
       add(target, name === LOCALIZATIONS)
       walkFilter(target, node.filters)

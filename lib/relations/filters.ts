@@ -131,6 +131,7 @@ export async function resolveRelations(scope: FilterScope, type: ContentType, fi
     switch (node.kind) {
       case 'condition':
       case 'linked':
+      case 'component':
         return node
       case 'not':
         return { kind: 'not', filter: await walk(node.filter, false) }

@@ -2,6 +2,7 @@
 // at each level: every form Strapi takes (`*`, names, lists, dot paths, objects with `fields`,
 // `filters`, `sort`, nested `populate`), plus `start`, `limit` and `count` on a to-many.
 import { publicRelations, type ContentType } from '../content-types.js'
+import { typeBelowField } from '../components/types.js'
 import { badRequest, queryDetails } from '../errors.js'
 import { parseFields } from '../query/fields.js'
 import { parseFilters, type Filter } from '../query/filters.js'
@@ -21,6 +22,8 @@ export interface PopulateNode {
   readonly populate: PopulateTree
   /** Asked by `*`: left out (not a 403) when the caller may not read its target. */
   readonly wildcard: boolean
+  /** A dynamic zone's fragments: what to show of the entries of each component named (content-model.md §18). */
+  readonly on?: ReadonlyMap<string, PopulateNode>
 }
 
 /** Relation names (and `localizations`) to populate, with what to show of each. */
@@ -57,14 +60,44 @@ export type TypeOf = (uid: string) => ContentType
 
 const leaf = (wildcard = false): PopulateNode => ({ fields: undefined, filters: undefined, sort: [], start: 0, limit: DEFAULT_POPULATE_LIMIT, count: false, populate: new Map(), wildcard })
 
-/** The names `type` may populate: its public relations, and `localizations` where it is localized. */
+/** The names `type` may populate: its public relations, components and zones, and `localizations` where it is localized. */
 function populatable(type: ContentType): string[] {
-  return [...publicRelations(type), ...(type.localized ? [LOCALIZATIONS] : [])]
+  return [...publicRelations(type), ...Object.keys(type.components), ...(type.localized ? [LOCALIZATIONS] : [])]
 }
 
-/** The type a populated name shows: the relation's target, or `type` itself for `localizations`. */
+/** The type a populated name shows: the relation's target, a component's attributes, or `type` itself for `localizations`. */
 function typeBelow(type: ContentType, name: string, typeOf: TypeOf): ContentType {
+  const field = type.components[name]
+  if (field !== undefined) return typeBelowField(field)
   return name === LOCALIZATIONS ? type : typeOf((type.relations[name] as { target: string }).target)
+}
+
+/** Keys a component's node takes (a zone's `on` too); the others are a relation's. */
+const COMPONENT_KEYS = new Set(['fields', 'populate', 'on'])
+
+/** A component or zone's options object: `{ fields, populate }`, and for a zone `on: { <uid>: { fields, populate } }`. */
+function readComponentNode(raw: Record<string, unknown>, type: ContentType, name: string, depth: number, typeOf: TypeOf): PopulateNode {
+  const field = type.components[name]
+  if (field === undefined) throw invalid(`Invalid key ${name}`, name)
+  for (const key of Object.keys(raw)) {
+    if (!COMPONENT_KEYS.has(key) || (key === 'on' && field.kind !== 'dynamiczone')) throw invalid(`Invalid key ${key}`, key)
+  }
+  const below = typeBelowField(field)
+  const populate = new Map<string, PopulateNode>()
+  if (raw.populate !== undefined) readLevel(populate, raw.populate, below, depth + 1, typeOf)
+  let on: Map<string, PopulateNode> | undefined
+  if (raw.on !== undefined) {
+    if (!isRecord(raw.on)) throw invalid('Invalid value for populate on: expected an object of component uids', 'on')
+    on = new Map()
+    for (const [uid, value] of Object.entries(raw.on)) {
+      const schema = field.components.find((component) => component.uid === uid)
+      if (schema === undefined) throw invalid(`Invalid key ${uid}: not a component of ${name}`, uid)
+      const fragment = value === 'true' || value === '*' ? {} : value
+      if (!isRecord(fragment)) throw invalid(`Invalid value for populate ${name} on ${uid}: expected true or an object`, uid)
+      on.set(uid, readComponentNode(fragment, { ...type, components: { [name]: { ...field, kind: 'component', components: [schema] } } }, name, depth, typeOf))
+    }
+  }
+  return { ...leaf(), fields: parseFields(raw.fields, below), populate, ...(on === undefined ? {} : { on }) }
 }
 
 function checkName(type: ContentType, name: string): void {
@@ -150,7 +183,7 @@ function readLevel(tree: Map<string, PopulateNode>, raw: unknown, type: ContentT
       continue
     }
     if (!isRecord(value)) throw invalid(`Invalid value for populate ${name}: expected true, false or an object`, name)
-    tree.set(name, readNode(value, type, name, depth, typeOf))
+    tree.set(name, Object.hasOwn(type.components, name) ? readComponentNode(value, type, name, depth, typeOf) : readNode(value, type, name, depth, typeOf))
   }
 }
 

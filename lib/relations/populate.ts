@@ -3,7 +3,9 @@
 // owning links are stored on it, so its targets are keys; an inverse side asks the index of links
 // (sources.ts); `localizations` reads each document's partition.
 import { documentAnswer, type Populated } from '../answers/document.js'
-import type { ContentType } from '../content-types.js'
+import { typeByUid, type ContentType } from '../content-types.js'
+import { linkRequests, shownValue, type Linked } from '../components/populate.js'
+import { typeBelowField } from '../components/types.js'
 import { badRequest, forbidden, queryDetails } from '../errors.js'
 import { crossesRelations, matchesFilter } from '../query/filters.js'
 import { sortComparator } from '../query/sort.js'
@@ -42,6 +44,14 @@ export function checkAccess(ctx: PopulateContext, type: ContentType, tree: Popul
   const kept = new Map<string, PopulateNode>()
   let same = true
   for (const [name, node] of tree) {
+    const field = type.components[name]
+    if (field !== undefined) {
+      // A component is part of its version: only the relations inside it reach other types.
+      const checked = checkComponentAccess(ctx, typeBelowField(field), node)
+      if (checked !== node) same = false
+      kept.set(name, checked)
+      continue
+    }
     const target = name === LOCALIZATIONS ? type : targetOf(ctx.services, type, name)
     if (!ctx.may(target)) {
       if (!node.wildcard) throw forbidden()
@@ -54,6 +64,40 @@ export function checkAccess(ctx: PopulateContext, type: ContentType, tree: Popul
     kept.set(name, below === node.populate ? node : { ...node, populate: below })
   }
   return same ? tree : kept
+}
+
+/** checkAccess of a component's node: its level below, and each of a zone's fragments. */
+function checkComponentAccess(ctx: PopulateContext, below: ContentType, node: PopulateNode): PopulateNode {
+  const populate = checkAccess(ctx, below, node.populate)
+  const on = node.on === undefined ? undefined : new Map([...node.on].map(([uid, fragment]) => [uid, checkComponentAccess(ctx, below, fragment)] as const))
+  const same = populate === node.populate && (on === undefined || [...on].every(([uid, fragment]) => fragment === node.on?.get(uid)))
+  return same ? node : { ...node, populate, ...(on === undefined ? {} : { on }) }
+}
+
+/**
+ * What the relations inside `versions`' components show, as `tree` asks: each relation's targets
+ * read in one batch per target type and node (then the levels below them), never one call per link.
+ */
+async function linkedInComponents(ctx: PopulateContext, type: ContentType, versions: readonly Version[], tree: PopulateTree, locale: string): Promise<Linked> {
+  const requests = versions.flatMap((version) => linkRequests(type, version.attributes, tree))
+  const groups = new Map<PopulateNode, { target: ContentType; ids: Set<string> }>()
+  for (const { relation, node, ids } of requests) {
+    const group = groups.get(node) ?? { target: typeByUid(ctx.services.types, relation.target) as ContentType, ids: new Set<string>() }
+    for (const id of ids) group.ids.add(id)
+    groups.set(node, group)
+  }
+  const shown = new Map<PopulateNode, Map<string, Record<string, unknown>>>()
+  await Promise.all([...groups].map(async ([node, { target, ids }]) => {
+    const found = await readTargets(ctx, target, [...ids], locale)
+    const kept = [...found.values()].filter((one) => node.filters === undefined || matchesFilter(node.filters, versionValues(one), locale, target))
+    spend(ctx, kept.length)
+    const nested = node.populate.size === 0 ? undefined : await populate(ctx, target, kept, node.populate, locale)
+    shown.set(node, new Map(kept.map((one) => [one.documentId, documentAnswer(target, one, node.fields, nested)])))
+  }))
+  return ({ node, ids }) => ids.flatMap((id) => {
+    const document = shown.get(node)?.get(id)
+    return document === undefined ? [] : [document]
+  })
 }
 
 function spend(ctx: PopulateContext, documents: number): void {
@@ -119,7 +163,16 @@ export async function populate(ctx: PopulateContext, type: ContentType, versions
   }
   // Filled in tree order (relations in schema order, then `localizations`), whatever order the reads end in.
   for (const fields of result.values()) for (const name of tree.keys()) fields[name] = null
-  await Promise.all([...tree].map(async ([name, asked]) => {
+  if ([...tree.keys()].some((name) => Object.hasOwn(type.components, name))) {
+    const linked = await linkedInComponents(ctx, type, versions, tree, locale)
+    for (const [version, fields] of result) {
+      for (const [name, node] of tree) {
+        const field = type.components[name]
+        if (field !== undefined) fields[name] = shownValue(field, version.attributes[name], node, linked)
+      }
+    }
+  }
+  await Promise.all([...tree].filter(([name]) => !Object.hasOwn(type.components, name)).map(async ([name, asked]) => {
     const relation = type.relations[name]
     const target = relation === undefined ? type : targetOf(ctx.services, type, name)
     // A populate filter through relations is resolved as a list's is (filters.ts).

@@ -3,7 +3,7 @@
 // before reading past it), its targets read in batched key reads, and the page cut in memory.
 import { typeByUid, type ContentType } from '../content-types.js'
 import { targetOf } from './targets.js'
-import { sortComparator, type SortEntry } from '../query/sort.js'
+import { componentValueAt, sortComparator, type SortEntry } from '../query/sort.js'
 import { overBudget, type ListRequest, type ListResult } from '../storage/lists/reader.js'
 import type { Validator } from '../storage/lists/validator.js'
 import { versionValues } from '../storage/items.js'
@@ -18,7 +18,13 @@ export async function sortedThroughRelations(ctx: Pick<PopulateContext, 'service
   if (all.total > all.versions.length) throw overBudget(maxScan)
   const typeOf = (uid: string) => typeByUid(ctx.services.types, uid) as ContentType
   const values = all.versions.map((version) => ({ version, values: versionValues(version) as Record<string, unknown> }))
+  // Through components: the version's own values.
+  for (const entry of request.sort) {
+    if (!Object.hasOwn(type.components, entry.field.split('.')[0] as string)) continue
+    for (const each of values) each.values[entry.field] = componentValueAt(each.version.attributes, entry.field)
+  }
   for (const name of new Set(request.sort.filter((entry) => entry.field.includes('.')).map((entry) => entry.field.split('.')[0] as string))) {
+    if (Object.hasOwn(type.components, name)) continue
     const target = targetOf(ctx.services, type, name)
     const byLocale = new Map<string, typeof values>()
     for (const each of values) byLocale.set(each.version.locale, [...(byLocale.get(each.version.locale) ?? []), each])

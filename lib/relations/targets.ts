@@ -5,6 +5,8 @@ import { badRequest } from '../errors.js'
 import type { Services } from '../services.js'
 import { versionList, type Status } from '../table.js'
 import { connected, type LinkOp } from './write.js'
+import { componentLinks } from '../components/entries.js'
+import type { Attributes } from '../body.js'
 
 /** The target type of a relation of `type`. */
 export function targetOf(services: Pick<Services, 'types'>, type: ContentType, name: string): ContentType {
@@ -50,4 +52,28 @@ export async function checkTargets(services: Services, type: ContentType, ops: R
     const message = `Document with id "${missing.documentId}", locale "${missing.code}" not found`
     throw badRequest(message, { errors: [{ path: [missing.name], message, name: 'ValidationError' }] })
   }
+}
+
+/**
+ * 400 `Document with id "<id>", locale "<code>" not found` (at the link's full path) unless every
+ * target the components of `attributes` link exists in `locale`: one BatchGetItem per 100 keys.
+ */
+export async function checkComponentTargets(services: Services, type: ContentType, attributes: Attributes, locale: string): Promise<void> {
+  const links = componentLinks(type, attributes)
+  if (links.length === 0) return
+  const defaultLocale = await services.locales.defaultCode()
+  const read = services.documents.batchReader()
+  const found = new Set<string>()
+  const byTarget = new Map<string, typeof links>()
+  for (const link of links) byTarget.set(link.target, [...(byTarget.get(link.target) ?? []), link])
+  await Promise.all([...byTarget].map(async ([uid, wanted]) => {
+    const target = typeByUid(services.types, uid) as ContentType
+    const code = target.localized ? locale : defaultLocale
+    const versions = await read(target, [...new Set(wanted.map((link) => link.documentId))].map((documentId) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
+    for (const version of versions) found.add(`${uid} ${version.documentId}`)
+  }))
+  const missing = links.find((link) => !found.has(`${link.target} ${link.documentId}`))
+  if (missing === undefined) return
+  const message = `Document with id "${missing.documentId}", locale "${typeByUid(services.types, missing.target)?.localized === true ? locale : defaultLocale}" not found`
+  throw badRequest(message, { errors: [{ path: missing.path, message, name: 'ValidationError' }] })
 }

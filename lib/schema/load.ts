@@ -2,9 +2,10 @@
 // project's `src/api` tree, `<dir>/<api>/content-types/<name>/schema.json`, as it is. The result is
 // every content type the deployment serves, checked as a whole (names used once).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { routeName, type ContentType } from '../content-types.js'
+import { loadComponents } from './components.js'
 import { checkRelations, readSchema, SchemaError, type SchemaSource } from './model.js'
 
 /** The project's own example types (content-model.md §17), served when no folder is configured. */
@@ -33,12 +34,28 @@ export function findSchemaFiles(dir: string): SchemaSource[] {
   return sources
 }
 
+/** Where the components of the types under `dir` are: `<dir>/../components` (a Strapi project's `src/components` beside `src/api`). */
+export function componentsDirOf(dir: string): string {
+  return resolve(dir, '..', 'components')
+}
+
+/** What loadContentTypes reads besides the types' folder (content-model.md §14, §18). */
+export interface LoadOptions {
+  /** The components folder (COMPONENTS_DIR); `<dir>/../components` by default. */
+  readonly componentsDir?: string
+  /** Base types of custom fields by uid (CUSTOM_FIELDS). */
+  readonly customFields?: Readonly<Record<string, string>>
+  /** Start-up warnings; console.warn by default. */
+  readonly warn?: (message: string) => void
+}
+
 /**
  * Every content type declared under `dir`; throws a SchemaError (one line: file, key path,
  * problem) on the first bad file, on no file at all, or on two types sharing a name or route.
  */
-export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): ContentType[] {
+export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR, options: LoadOptions = {}): ContentType[] {
   const sources = findSchemaFiles(dir)
+  const components = loadComponents(options.componentsDir ?? componentsDirOf(dir), options.customFields)
   if (sources.length === 0) throw new SchemaError(`${dir}: no schema.json found (expected <dir>/<name>/schema.json or <dir>/<api>/content-types/<name>/schema.json)`)
   const types: ContentType[] = []
   const files = new Map<ContentType, string>()
@@ -53,7 +70,7 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): Conte
     } catch (error) {
       throw new SchemaError(`${shown.file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`)
     }
-    const type = readSchema(shown, json)
+    const type = readSchema(shown, json, { components, customFields: options.customFields, warn: options.warn })
     const names = new Set([type.singularName, type.pluralName, routeName(type)])
     for (const name of names) {
       const other = taken.get(name)
@@ -64,5 +81,30 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR): Conte
     files.set(type, shown.file)
   }
   checkRelations(types, (type) => files.get(type) ?? type.uid)
+  for (const component of components.byUid.values()) {
+    for (const [name, relation] of Object.entries(component.relations)) {
+      if (!types.some((type) => type.uid === relation.target)) throw new SchemaError(`${components.files.get(component.uid) ?? component.uid}: attributes.${name}: target '${relation.target}' is not a content type of this deployment (${types.map((t) => t.uid).join(', ')})`)
+    }
+  }
   return types
+}
+
+/**
+ * The loader's options from the environment: COMPONENTS_DIR, and CUSTOM_FIELDS (a JSON object of
+ * custom field uid → base type); a SchemaError naming the variable when it is malformed.
+ */
+export function loadOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): LoadOptions {
+  const componentsDir = env.COMPONENTS_DIR === undefined || env.COMPONENTS_DIR === '' ? undefined : resolve(env.COMPONENTS_DIR)
+  const raw = env.CUSTOM_FIELDS
+  if (raw === undefined || raw === '') return { componentsDir }
+  let customFields: unknown
+  try {
+    customFields = JSON.parse(raw)
+  } catch {
+    customFields = undefined
+  }
+  if (typeof customFields !== 'object' || customFields === null || Array.isArray(customFields) || !Object.values(customFields).every((base) => typeof base === 'string')) {
+    throw new SchemaError(`CUSTOM_FIELDS: must be a JSON object of custom field uid to base type, e.g. {"plugin::my-plugin.field":"string"}`)
+  }
+  return { componentsDir, customFields: customFields as Record<string, string> }
 }

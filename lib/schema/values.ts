@@ -114,7 +114,8 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
       return v.pipe(v.string('must be a string of digits'), v.regex(/^-?\d{1,19}$/, 'must be a string of digits'), ...bounded<string>(attribute, exact))
     case 'float':
     case 'decimal':
-      return v.pipe(v.number(notType('number')), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE, 'is out of range'), ...bounded<number>(attribute, numeric))
+      // DynamoDB keeps magnitudes from 1e-130 to 9.9e125 (and 0): anything else cannot be stored or indexed.
+      return v.pipe(v.number(notType('number')), v.check((n) => Math.abs(n) <= NUMBER_MAGNITUDE && (n === 0 || Math.abs(n) >= 1e-130), 'is out of range'), ...bounded<number>(attribute, numeric))
     case 'boolean':
       return v.boolean(notType('boolean'))
     case 'date':
@@ -134,4 +135,17 @@ export function attributeValueSchema(attribute: Attribute): v.GenericSchema {
     case 'json':
       return v.pipe(v.unknown(), v.check((value) => nestingWithin(value, MAX_NESTING), TOO_DEEP))
   }
+}
+
+/** Each attribute's value schema, built once (a body is checked on every write). */
+const schemas = new WeakMap<Attribute, v.GenericSchema>()
+
+/** The schema of a non-null value of `attribute`, kept per attribute. */
+export function valueSchemaOf(attribute: Attribute): v.GenericSchema {
+  let schema = schemas.get(attribute)
+  if (schema === undefined) {
+    schema = attributeValueSchema(attribute)
+    schemas.set(attribute, schema)
+  }
+  return schema
 }

@@ -6,6 +6,7 @@ import { payloadTooLarge } from '../errors.js'
 import { collatorFor } from '../query/sort.js'
 import { ATTR, HEAD, META, indexedFields, listKey, parseList, publicationList, servedList, slotKey, versionList, type PublicationState, type Status } from '../table.js'
 import { indexKey, keyKindOf } from './index-keys.js'
+import { filterableValue } from '../components/values.js'
 
 /** One stored locale version, as read from the table. */
 export interface Version {
@@ -79,6 +80,11 @@ export function filterValues(type: ContentType, version: Version): Record<string
     const value = version.attributes[name]
     if (typeof value === 'string') values[name] = value
   }
+  // Components' filterable values (not zones', which no filter reaches: content-model.md §18).
+  for (const [name, field] of Object.entries(type.components)) {
+    const value = filterableValue(field, version.attributes[name])
+    if (value !== undefined) values[name] = value
+  }
   return values
 }
 
@@ -93,7 +99,9 @@ export function slotKeys(type: ContentType, version: Version, collation: string)
 /** The stored form of an attribute value. */
 export function encodeValue(type: ContentType, name: string, value: unknown): unknown {
   const attribute = type.attributes[name]
-  return attribute !== undefined && JSON_TEXT_TYPES.has(attribute.type) && value !== null ? JSON.stringify(value) : value
+  // Components too: a version's components are one string each, whatever their nesting.
+  const text = attribute !== undefined ? JSON_TEXT_TYPES.has(attribute.type) : Object.hasOwn(type.components, name)
+  return text && value !== null ? JSON.stringify(value) : value
 }
 
 /** Reads a stored item of `type` into a Version. */
@@ -108,6 +116,10 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   for (const name of ownedRelations(type)) {
     const raw = item[name]
     attributes[name] = raw === undefined || (Array.isArray(raw) && raw.length === 0) ? null : raw
+  }
+  for (const name of Object.keys(type.components)) {
+    const raw = item[name]
+    attributes[name] = raw === undefined || raw === null ? null : JSON.parse(raw as string)
   }
   return {
     documentId: item.documentId as string,
@@ -142,7 +154,7 @@ export function versionProjection(type: ContentType, extra: readonly string[] = 
     // With a list's count fields (`n`, `at`; `rev` and `locale` are there already): a page's
     // BatchGet may carry its list's count item (storage/lists/reader.ts, Validator).
     // With a wide write's marks (lib/storage/wide/overlay.ts), which readers resolve.
-    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ATTR.pending, ATTR.placeholder, ...Object.keys(type.attributes), ...ownedRelations(type), ...extra]
+    const names = ['documentId', 'locale', ATTR.source, ATTR.contentType, ATTR.id, ATTR.revision, 'createdAt', 'updatedAt', 'publishedAt', 'n', 'at', ATTR.pending, ATTR.placeholder, ...Object.keys(type.attributes), ...ownedRelations(type), ...Object.keys(type.components), ...extra]
     const unique = [...new Set(names)]
     projection = {
       ProjectionExpression: unique.map((_, i) => `#v${i}`).join(', '),
@@ -185,7 +197,8 @@ export function versionToItem(type: ContentType, version: Version, servedIn?: st
 /** Every value of a version by field name (attributes and system fields): what a filter is evaluated on. */
 export function versionValues(version: Version): Record<string, unknown> {
   const { attributes, ...system } = version
-  return { ...attributes, ...system }
+  // Attributes last: one may be named `status` (content-model.md §14), the version's status is not a field.
+  return { ...system, ...attributes }
 }
 
 /** The API shape of a version: id, documentId, public attributes in schema order, timestamps, locale. */

@@ -14,6 +14,7 @@ const product: ContentType = {
   localized: true,
   draftAndPublish: false,
   relations: {},
+  components: {},
   attributes: {
     title: { type: 'string', localized: true },
     summary: { type: 'text', localized: true },

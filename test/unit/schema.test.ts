@@ -141,8 +141,8 @@ describe('relation attributes (content-model.md §16)', () => {
 
 describe('refusing a bad schema file with one line naming the file and the key path', () => {
   it.each([
-    ['a component', valid({ seo: { type: 'component', component: 'shared.seo' } }), /thing\/schema\.json: attributes\.seo\.type: 'component' is not supported/],
-    ['a dynamic zone', valid({ blocks: { type: 'dynamiczone', components: [] } }), /attributes\.blocks\.type: 'dynamiczone' is not supported/],
+    ['a component no components folder declares', valid({ seo: { type: 'component', component: 'shared.seo' } }), /thing\/schema\.json: attributes\.seo\.component: unknown component 'shared\.seo' \(components: none found in /],
+    ['a dynamic zone listing no component', valid({ blocks: { type: 'dynamiczone', components: [] } }), /attributes\.blocks\.components: must list at least one component/],
     ['a media attribute', valid({ cover: { type: 'media' } }), /attributes\.cover\.type: 'media' is not supported/],
     ['an unknown attribute type', valid({ x: { type: 'colour' } }), /attributes\.x\.type: unknown attribute type 'colour'/],
     ['an unknown attribute key', valid({ title: { type: 'string', maxLenght: 3 } }), /attributes\.title\.maxLenght: unknown key/],
