@@ -18,7 +18,7 @@ export const EntitySchema = v.object({
 })
 export type Entity = v.InferOutput<typeof EntitySchema>
 
-const LinkEndSchema = v.object({ type: v.string(), ref: v.number(), field: v.optional(v.string()), pos: v.optional(v.number()) })
+const LinkEndSchema = v.object({ type: v.string(), ref: v.union([v.number(), v.string()]), field: v.optional(v.string()), pos: v.optional(v.number()) })
 export const LinkSchema = v.object({ kind: v.string(), relation: v.optional(v.string()), left: LinkEndSchema, right: LinkEndSchema })
 export type Link = v.InferOutput<typeof LinkSchema>
 
