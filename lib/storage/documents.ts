@@ -10,7 +10,7 @@ import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { ownedRelations, type ContentType } from '../content-types.js'
 import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
-import { batchGetItems, guarded } from './client.js'
+import { batchGetItems, conditionalWrite, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type Group, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
 import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
@@ -301,6 +301,21 @@ export class DocumentStore {
       })),
     )
     return Number(updated?.n)
+  }
+
+  /**
+   * Moves the type's id counter up to `atLeast` when it is below (an import keeping the ids of
+   * another system): ids drawn afterwards are above every id imported.
+   */
+  async raiseSequence(type: ContentType, atLeast: number): Promise<void> {
+    await conditionalWrite(() => this.db.send(new UpdateCommand({
+      TableName: this.tableName,
+      Key: { documentId: META.sequence, locale: type.uid },
+      UpdateExpression: 'SET #n = :n',
+      ConditionExpression: 'attribute_not_exists(#n) OR #n < :n',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':n': atLeast },
+    })), () => undefined)
   }
 
   /**

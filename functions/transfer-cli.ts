@@ -1,0 +1,34 @@
+// `npm run import -- <archive>` and `npm run export -- <archive>` (integration.md §21): the I/O
+// around lib/transfer/ (progress on stderr, the counts per type on stdout).
+import { importArchive } from '../lib/transfer/import.js'
+import { openTable, parseTransferArgs, TRANSFER_USAGE, TransferUsageError } from '../lib/transfer/cli.js'
+
+const [command, ...rest] = process.argv.slice(2)
+try {
+  if (command !== 'import' && command !== 'export') throw new TransferUsageError(`Unknown command ${command ?? '(none)'}`)
+  const args = parseTransferArgs(rest)
+  const { services, where, close } = await openTable(args, process.env, process.cwd())
+  try {
+    process.stderr.write(`${command}: ${args.archive} ${command === 'import' ? 'into' : 'from'} the ${where}\n`)
+    if (command === 'import') {
+      const report = await importArchive(services, args.archive, { concurrency: args.concurrency, progress: (done, total) => process.stderr.write(`import: ${done} / ${total} versions\n`) })
+      if (report.differences.length > 0) {
+        process.stderr.write(`The archive's schemas differ from the project's content types; nothing was written:\n${report.differences.map((line) => `  - ${line}`).join('\n')}\n`)
+        process.exitCode = 1
+      } else process.stdout.write(`${JSON.stringify({ localesAdded: report.locales, counts: report.counts }, null, 2)}\n`)
+    } else {
+      // The exporter is not written yet (issue 39, point 3): say so rather than write a partial archive.
+      throw new Error('export is not available yet: see docs/moving-from-strapi.md')
+    }
+  } finally {
+    await close()
+  }
+} catch (error) {
+  if (error instanceof TransferUsageError) {
+    process.stderr.write(`Error: ${error.message}\n\n${TRANSFER_USAGE}\n`)
+    process.exitCode = 2
+  } else {
+    process.stderr.write(`${command ?? ''} failed: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  }
+}
