@@ -6,12 +6,15 @@
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseConfig } from '../lib/config.js'
+import { PARTITION_KEY, SORT_KEY } from '../lib/table.js'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
 import { CapacityMeter } from './capacity.js'
+import { CapacityProbe } from './capacity-probe.js'
+import { layouts } from './layouts.js'
 import { measureColdStarts, type ColdTarget } from './cold-start.js'
 import { adminPages } from './admin-pages.js'
 import { measureFallback } from './fallback.js'
@@ -71,8 +74,9 @@ async function main(): Promise<void> {
   try {
     // The app and the floor share one metered client; seeding uses its own.
     const db = createDocumentClient({ region: REGION, endpoint: local.endpoint })
-    const meter = new CapacityMeter(db)
     const seeder = createDocumentClient({ region: REGION, endpoint: local.endpoint })
+    // Capacity by DynamoDB's rules: the probe reads what each call touches through the seeder's client.
+    const meter = new CapacityMeter(db, new CapacityProbe(db, seeder, [PARTITION_KEY, SORT_KEY], layouts()))
     await ensureTable(seeder, TABLE_NAME)
     const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
     // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
