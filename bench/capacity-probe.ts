@@ -5,7 +5,7 @@
 // switched on for one untimed repetition of each kind (measure.ts): its own reads slow that call.
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
-import type { IndexDeclaration } from '../lib/table.js'
+import { META, type IndexDeclaration } from '../lib/table.js'
 import { itemBytes } from './item-size.js'
 import { readUnits, writeCost, writeFloor, type Item, type ItemChange } from './capacity-model.js'
 
@@ -24,6 +24,9 @@ export interface Modelled {
 
 type Input = Record<string, unknown>
 type Target = { key: Item; kind: 'put' | 'update' | 'delete' | 'check' }
+
+/** Partition keys of the settings items read through the services' caches (capacity.ts counts them apart). */
+const LOOKUPS: ReadonlySet<string> = new Set([META.config, META.token, META.index])
 
 const ATTRIBUTE_VALUE = /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/
 /** An item as the document client takes it (the base client's AttributeValues unmarshalled). */
@@ -112,6 +115,8 @@ export class CapacityProbe {
   private async recordRead(command: string, input: Input): Promise<void> {
     const consistency = (strong: unknown): 'strong' | 'eventual' => (strong === true ? 'strong' : 'eventual')
     if (command === 'GetItemCommand') {
+      // The cached settings lookups (locale registry, role, token), which the meter counts apart.
+      if (LOOKUPS.has(String(native(input.Key as Item)[this.keyNames[0]]))) return
       const item = await this.get(String(input.TableName), native(input.Key as Item))
       this.spent.rcu += readUnits(item === undefined ? 0 : itemBytes(item), consistency(input.ConsistentRead))
     } else if (command === 'BatchGetItemCommand') {
