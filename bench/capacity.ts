@@ -3,6 +3,7 @@
 // answers (one object for single-item calls and Query, an array for batches and transactions).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { META } from '../lib/table.js'
+import type { CapacityProbe, Modelled } from './capacity-probe.js'
 
 /** Calls and capacity units spent since the last reset. */
 export interface Spent {
@@ -30,6 +31,8 @@ export interface Spent {
   /** GetItems of the locale registry, the public role or an API token: the cached lookups. */
   readonly lookups: number
   readonly lookupRcu: number
+  /** Capacity by DynamoDB's rules, when the meter has a probe (meaningful on the repetitions it was switched on for). */
+  readonly model?: Modelled
 }
 
 /** Partition keys of the settings items the locale and access services read through their caches. */
@@ -65,7 +68,7 @@ export class CapacityMeter {
   private busySince = 0
 
   /** Installs the counting middleware on `db` (the document client shares its stack with the base client). */
-  constructor(db: DynamoDBDocumentClient) {
+  constructor(db: DynamoDBDocumentClient, readonly probe?: CapacityProbe) {
     db.middlewareStack.add(
       (next, context) => async (args) => {
         const command = context.commandName ?? 'unknown'
@@ -113,7 +116,7 @@ export class CapacityMeter {
 
   /** What was spent since the last reset, and starts counting afresh. */
   take(): Spent {
-    const taken = this.spent
+    const taken: Spent = { ...this.spent, ...(this.probe === undefined ? {} : { model: this.probe.take() }) }
     this.spent = { calls: 0, reads: 0, writes: 0, rcu: 0, wcu: 0, entries: 0, fetched: 0, commands: {}, dbMs: 0, itemsWritten: 0, lookups: 0, lookupRcu: 0 }
     return taken
   }

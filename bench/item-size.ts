@@ -1,13 +1,22 @@
-// Item sizes as DynamoDB counts them (developer guide, "Item sizes and formats"): attribute names
-// plus values; strings in UTF-8 bytes; numbers 1 byte per two significant digits plus 1; booleans
-// and nulls 1 byte; lists and maps 3 bytes plus 1 per element plus the elements.
+// Item sizes as DynamoDB counts them (developer guide, "DynamoDB item sizes and formats"): attribute
+// names plus values; strings in UTF-8 bytes; numbers 1 byte per two significant digits (leading and
+// trailing zeros trimmed) plus 1; binary its raw bytes; booleans and nulls 1 byte; lists and maps 3
+// bytes plus 1 per element plus the elements (a map's element: its name and value); a set the sum
+// of its elements.
+
+/** Significant digits of a number as DynamoDB stores it: sign, point, exponent, leading and trailing zeros dropped. */
+function significantDigits(value: number | bigint): number {
+  const text = typeof value === 'bigint' ? value.toString() : value.toExponential().replace(/e.*$/, '')
+  const digits = text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '')
+  return Math.max(1, digits.length)
+}
+
 function valueSize(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1
   if (typeof value === 'string') return Buffer.byteLength(value)
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    const digits = String(value).replace(/[-.]|e.*$/gi, '').replace(/^0+/, '').replace(/0+$/, '')
-    return Math.ceil(Math.max(1, digits.length) / 2) + 1
-  }
+  if (typeof value === 'number' || typeof value === 'bigint') return Math.ceil(significantDigits(value) / 2) + 1
+  if (value instanceof Uint8Array) return value.byteLength
+  if (value instanceof Set) return [...value].reduce((sum: number, element) => sum + valueSize(element), 0)
   if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + 1 + valueSize(element), 0)
   if (typeof value === 'object') {
     return 3 + Object.entries(value).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueSize(element), 0)
@@ -17,7 +26,7 @@ function valueSize(value: unknown): number {
 
 /** The size of one item. */
 export function itemBytes(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueSize(value), 0)
+  return Object.entries(item).reduce((sum, [name, value]) => (value === undefined ? sum : sum + Buffer.byteLength(name) + valueSize(value)), 0)
 }
 
 /** The total size of index entries (or items): what a Query reading all of them reads. */

@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Summary } from './measure.js'
+import { capacityTable } from './capacity-report.js'
 import type { BenchResults, KindResult, SizeResult } from './results.js'
 
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)).toLocaleString('en-US') : '-')
@@ -77,6 +78,11 @@ export function markdown(results: BenchResults): string {
     '',
     ...sizes.flatMap(sizeTable),
     ...kindTable(`### Fallback chain ${fallback.chain.join(' → ')}, own table: N = ${fmt(fallback.n)} documents in en, every other one in es, none in es-MX`, fallback.kinds),
+    '## Capacity by DynamoDB\'s rules (bench/capacity-probe.ts)',
+    '',
+    'Each kind\'s first, untimed repetition priced from the items and index entries it read and wrote (4 KB read units, half when eventually consistent; 1 KB write units of the larger of the old and new item, twice in a transaction; each index entry at its projected size, a moved key as a delete and a put), beside DynamoDB Local\'s report; the price is on-demand, us-east-1, $0.125 per million read and $0.625 per million write request units. The write floor: the version items written at 1 KB units and one unit per index entry whose key appears or goes (two when it moves).',
+    '',
+    ...sizes.flatMap(capacityTable),
     '## Read capacity per request (RCU, chart data)',
     '',
     `| request | ${sizes.map((s) => `N=${fmt(s.n)}`).join(' | ')} |`,

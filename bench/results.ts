@@ -1,5 +1,6 @@
 // The shape of bench/results/latest.json: what one run measured, and the verdicts on the targets.
 import type { ColdResult } from './cold-start.js'
+import type { Modelled } from './capacity-probe.js'
 import type { Summary } from './measure.js'
 
 export interface KindResult {
@@ -10,6 +11,8 @@ export interface KindResult {
   readonly floor: Summary
   /** The total of the first answer (the floor's): for filters, the entries that match. */
   readonly total?: number
+  /** Capacity by DynamoDB's rules of the first (untimed) repetition, the app's and the floor's (capacity-probe.ts). */
+  readonly model?: { readonly app?: Modelled; readonly floor?: Modelled }
 }
 
 export interface SizeResult {

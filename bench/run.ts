@@ -6,12 +6,15 @@
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseConfig } from '../lib/config.js'
+import { PARTITION_KEY, SORT_KEY } from '../lib/table.js'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { createServerApp } from '../lib/server-app.js'
 import { createServices } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { ensureTable } from '../lib/storage/schema.js'
 import { CapacityMeter } from './capacity.js'
+import { CapacityProbe } from './capacity-probe.js'
+import { layouts } from './layouts.js'
 import { measureColdStarts, type ColdTarget } from './cold-start.js'
 import { adminPages } from './admin-pages.js'
 import { measureFallback } from './fallback.js'
@@ -50,7 +53,12 @@ const TOKEN_HASH_SECRET = 'bench-token-hash-key-0123456789abcdefghij'
 const TABLE_NAME = 'bench-content'
 const REGION = 'us-east-1'
 const COLD_RUNS = 5
-const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000, ...(ONLY === undefined ? {} : { only: chosen }) }
+/**
+ * `BENCH_QUICK=1`: one measured repetition of each kind after one untimed one, for the capacity
+ * tables (calls and capacity, reported and modelled) when timings would mean nothing.
+ */
+const QUICK = process.env.BENCH_QUICK === '1' ? { readBudgetMs: 0, minReads: 1, warmUpPairs: 1, warmUpMs: 0, writeReps: 1 } : {}
+const SUITE: SuiteSettings = { readBudgetMs: 4000, minReads: 5, maxReads: 150, warmUpPairs: 5, warmUpMs: 1000, writeReps: 40, readsOnlyFrom: 100_000, ...QUICK, ...(ONLY === undefined ? {} : { only: chosen }) }
 const COLD_TARGETS: ColdTarget[] = [
   { name: 'article', entry: 'functions/content.ts', path: '/api/articles', resource: '/api/articles', env: { CONTENT_TYPE: 'api::article.article' } },
   { name: 'homepage', entry: 'functions/content.ts', path: '/api/homepage', resource: '/api/homepage', env: { CONTENT_TYPE: 'api::homepage.homepage' } },
@@ -67,12 +75,14 @@ async function main(): Promise<void> {
     throw new Error('BENCH_SIZES must list at least two increasing sizes of 30 or more')
   }
   const loadAverageStart = load()
-  const local = await startDynamoLocal()
+  // A JVM on a loaded machine can take minutes to answer.
+  const local = await startDynamoLocal({ startTimeoutMs: 300_000 })
   try {
     // The app and the floor share one metered client; seeding uses its own.
     const db = createDocumentClient({ region: REGION, endpoint: local.endpoint })
-    const meter = new CapacityMeter(db)
     const seeder = createDocumentClient({ region: REGION, endpoint: local.endpoint })
+    // Capacity by DynamoDB's rules: the probe reads what each call touches through the seeder's client.
+    const meter = new CapacityMeter(db, new CapacityProbe(db, seeder, [PARTITION_KEY, SORT_KEY], layouts()))
     await ensureTable(seeder, TABLE_NAME)
     const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
     // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the

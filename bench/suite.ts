@@ -5,8 +5,9 @@
 import { INDEX, slotIndex } from '../lib/table.js'
 import type { CapacityMeter } from './capacity.js'
 import { keysBytes } from './item-size.js'
-import { measurePair, sample, summarize, type Sample } from './measure.js'
+import { measurePair, sample, summarize, type Pair, type Sample } from './measure.js'
 import type { KindResult, SizeResult } from './results.js'
+import { capacityLine } from './capacity-report.js'
 import { filterScenarios } from './filter-scenarios.js'
 import { totalOf, type BenchContext, type Scenario } from './requests.js'
 import { deleteAuthorScenario, relationScenarios } from './relations.js'
@@ -50,7 +51,7 @@ const SIZE_SAMPLE = 1000
  * DynamoDB Local's JIT warm, as an instance serving traffic is (cold starts are measured apart).
  * Returns the next repetition and the mean time of a pair, to size the measured run.
  */
-async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<{ next: number; pairMs: number; total: number | undefined }> {
+async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<{ next: number; pairMs: number; total: number | undefined; model: KindResult['model'] }> {
   await scenario.prepare?.()
   const started = performance.now()
   const first = await measurePair(meter, scenario.app, floorOf(scenario), 0, 1)
@@ -63,17 +64,24 @@ async function warmUp(meter: CapacityMeter, scenario: Scenario, settings: SuiteS
     samples.push(...pair.app, ...pair.floor)
     next += 1
   }
-  return { next, pairMs: (2 * samples.reduce((sum, s) => sum + s.ms, 0)) / samples.length, total }
+  return { next, pairMs: (2 * samples.reduce((sum, s) => sum + s.ms, 0)) / samples.length, total, model: modelOf(first) }
+}
+
+/** The modelled capacity of a pair's repetition 0, when the meter has a probe. */
+function modelOf(pair: Pair): KindResult['model'] {
+  const app = pair.app[0]?.spent.model
+  return app === undefined ? undefined : { app, ...(pair.floor[0]?.spent.model === undefined ? {} : { floor: pair.floor[0].spent.model }) }
 }
 
 /** One read kind: warmed up and checked, then as many alternating pairs as fit the time budget. */
 export async function measureRead(meter: CapacityMeter, scenario: Scenario, settings: SuiteSettings): Promise<KindResult> {
-  const { next, pairMs, total } = await warmUp(meter, scenario, settings)
+  const { next, pairMs, total, model } = await warmUp(meter, scenario, settings)
   const reps = Math.max(settings.minReads, Math.min(settings.maxReads, Math.floor(settings.readBudgetMs / pairMs)))
   const pair = await measurePair(meter, scenario.app, floorOf(scenario), next, next + reps)
   return {
     kind: scenario.kind, label: scenario.label, write: false, app: summarize(pair.app), floor: summarize(pair.floor),
     ...(total === undefined ? {} : { total }),
+    ...(model === undefined ? {} : { model }),
   }
 }
 
@@ -85,7 +93,8 @@ export async function measureWrites(meter: CapacityMeter, { scenarios, cleanUp }
   for (const scenario of scenarios) {
     const pair = await measurePair(meter, scenario.app, floorOf(scenario), 0, settings.warmUpPairs + settings.writeReps)
     const kept = (samples: Sample<string>[]) => samples.slice(settings.warmUpPairs)
-    results.push({ kind: scenario.kind, label: scenario.label, write: true, app: summarize(kept(pair.app)), floor: summarize(kept(pair.floor)) })
+    const model = modelOf(pair)
+    results.push({ kind: scenario.kind, label: scenario.label, write: true, app: summarize(kept(pair.app)), floor: summarize(kept(pair.floor)), ...(model === undefined ? {} : { model }) })
   }
   await cleanUp()
   return results
@@ -103,6 +112,7 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
   for (const scenario of chosen([...readScenarios(ctx), ...filterScenarios(ctx), ...relationScenarios(ctx), ...adminPageScenarios(ctx)])) {
     const result = await measureRead(meter, scenario, settings)
     kinds.push(result)
+    log(`N=${ctx.n} ${scenario.kind}: ${capacityLine(result)}`)
     log(`N=${ctx.n} ${scenario.kind}: ${result.app.samples} pairs, p50 app ${result.app.p50} ms / floor ${result.floor.p50} ms (${(result.app.p50 / result.floor.p50).toFixed(2)}x; in DynamoDB ${result.app.dbP50} / ${result.floor.dbP50} ms), ${JSON.stringify(result.app.commands)}, ${result.app.calls.median} calls / ${result.app.rcu.median} RCU (floor ${result.floor.calls.median} / ${result.floor.rcu.median})`)
   }
   const readAll: Sample<Record<string, unknown>[]>[] = []
@@ -116,6 +126,7 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
     const { scenarios, cleanUp } = writeScenarios(ctx, seed)
     kinds.push(...(await measureWrites(meter, { scenarios: chosen(scenarios), cleanUp }, settings)))
     log(`N=${ctx.n} writes measured`)
+    for (const k of kinds.filter((k) => k.write)) log(`N=${ctx.n} ${k.kind}: ${capacityLine(k)}`)
   } else {
     // Reads only from here, but for the draft PUT and its publication: they edit seeded documents
     // (the table stays at N), and issue 22 states their cost at N = 100,000.
@@ -125,6 +136,7 @@ export async function measureSize(meter: CapacityMeter, ctx: BenchContext, setti
     // Last: each repetition deletes an author linked from 1,000 articles (issue 19).
     kinds.push(...(await measureWrites(meter, { scenarios: chosen(deleteAuthorScenario(ctx)), cleanUp: async () => {} }, settings)))
     log(`N=${ctx.n} linked author deletes measured`)
+    for (const k of kinds.filter((k) => k.write)) log(`N=${ctx.n} ${k.kind}: ${capacityLine(k)}`)
   }
   return {
     n: ctx.n,

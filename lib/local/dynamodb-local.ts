@@ -69,7 +69,7 @@ export function javaProblem(path = process.env.PATH ?? ''): string | undefined {
  * until it answers; fails saying what to install.
  * `javaOptions` go to its JVM (the cost benchmark's profiler settings).
  */
-export async function startDynamoLocal(options: { dbPath?: string; javaOptions?: readonly string[] } = {}): Promise<LocalDynamo> {
+export async function startDynamoLocal(options: { dbPath?: string; javaOptions?: readonly string[]; startTimeoutMs?: number } = {}): Promise<LocalDynamo> {
   const problem = javaProblem()
   if (problem !== undefined) throw new Error(problem)
   if (options.dbPath !== undefined) await privateFolder(options.dbPath)
@@ -87,7 +87,7 @@ export async function startDynamoLocal(options: { dbPath?: string; javaOptions?:
   process.once('exit', kill)
   const endpoint = `http://127.0.0.1:${port}`
   try {
-    await Promise.race([waitForDynamo(endpoint), spawnFailed, exited.then(() => { throw new Error(`DynamoDB Local exited: ${output}`) })])
+    await Promise.race([waitForDynamo(endpoint, options.startTimeoutMs), spawnFailed, exited.then(() => { throw new Error(`DynamoDB Local exited: ${output}`) })])
   } catch (error) {
     kill()
     throw error
