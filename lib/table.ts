@@ -177,6 +177,11 @@ export const META = {
    * `{ documentId: '#unique', locale: '<uid>#<attribute>#<locale>#<digest of the value>', owner }`.
    */
   unique: '#unique',
+  /**
+   * Webhooks (lib/webhooks/): `hook#<id>` a webhook, `log#<id>#<slot>` its delivery log (a ring of
+   * LOG_SIZE attempts), `cursor#<shard>` how far the local stream consumer has read.
+   */
+  webhook: '#webhook',
 } as const
 
 /** Sort key of a document's head item, moved by every write to the document. */
