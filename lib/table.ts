@@ -152,6 +152,12 @@ export const TABLE: TableDeclaration = {
   ],
 }
 
+/**
+ * The table's change stream: every item's image before and after each change, which webhooks
+ * are derived from (lib/webhooks/, integration.md §20).
+ */
+export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES'
+
 /** Default table name when none is configured. */
 export const DEFAULT_TABLE_NAME = 'content'
 

@@ -15,7 +15,8 @@ export const LOCAL_USAGE = `Usage: npm start [-- --in-memory]
 Environment: PORT (1337), HOST (127.0.0.1), DATA_DIR (.tmp), LOCAL_IN_MEMORY, DYNAMODB_ENDPOINT (a DynamoDB Local
 already running; none: npm start runs its own), ADMIN_TOKEN and TOKEN_HASH_SECRET (replace the
 kept ones), TABLE_NAME (content), CONTENT_TYPES_DIR (schema files), AWS_REGION (us-east-1),
-and the API_REST_* and POWERTOOLS_* settings (docs/configuration.md).`
+the API_REST_* and POWERTOOLS_* settings (docs/configuration.md), and WEBHOOKS_* (docs/webhooks.md; npm start
+allows http and private receivers unless WEBHOOKS_ALLOW_INSECURE or WEBHOOKS_ALLOW_PRIVATE say false).`
 
 /** A mistake in the command line itself (exit code 2, with the usage). */
 export class LocalUsageError extends Error {}

@@ -135,6 +135,12 @@ export class WebhookStore {
     return items.map(toAttempt).sort((a, b) => b.seq - a.seq)
   }
 
+  /** An item of the table as it is now (strongly consistent), or null: what a stream record's event name may depend on. */
+  async currentItem(documentId: string, list: string): Promise<Record<string, unknown> | null> {
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId, locale: list }, ConsistentRead: true })))
+    return Item ?? null
+  }
+
   /** A stream consumer's position in a shard (local runs), or undefined when it never read it. */
   async cursor(shardId: string): Promise<string | undefined> {
     const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.webhook, locale: `cursor#${shardId}` }, ConsistentRead: true })))

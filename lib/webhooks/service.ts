@@ -43,6 +43,16 @@ export class WebhookService {
     return this.store.list()
   }
 
+  /** One webhook as stored, or undefined once deleted: read before each attempt of a queued message. */
+  storedOrGone(id: number): Promise<StoredWebhook | undefined> {
+    return this.store.get(id)
+  }
+
+  /** The store, for the stream consumer's reads (current items, local cursors). */
+  get storage(): WebhookStore {
+    return this.store
+  }
+
   async get(id: number): Promise<WebhookView> {
     return view(await this.stored(id))
   }
