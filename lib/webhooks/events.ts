@@ -4,7 +4,8 @@
 // counters and settings (`#...`) are not versions, and a version item rewritten without a new
 // revision (a publication-state move, a wide write's mark, a reindex) is no change of content.
 import type { ContentType } from '../content-types.js'
-import { itemToVersion, toDocument } from '../storage/items.js'
+import { documentAnswer } from '../answers/document.js'
+import { itemToVersion } from '../storage/items.js'
 import { ATTR, HEAD, parseList, versionList, type Status } from '../table.js'
 
 type Item = Record<string, unknown>
@@ -83,10 +84,13 @@ export async function eventNameOf(change: VersionChange, neighbours: Neighbours)
   return 'entry.update'
 }
 
-/** The event of a version change: the version as a full-access read shows it (the removed one for a removal). */
+/**
+ * The event of a version change: the version as a full-access read shows it (the removed one for
+ * a removal), through the API's own answer builder.
+ */
 export async function entryEventOf(change: VersionChange, neighbours: Neighbours, createdAt: string): Promise<EntryEvent> {
   const event = await eventNameOf(change, neighbours)
   const image = (change.kind === 'removed' ? change.before : change.after) as Item
-  const entry = toDocument(change.type, itemToVersion(change.type, image))
+  const entry = documentAnswer(change.type, itemToVersion(change.type, image), undefined)
   return { event, documentId: change.documentId, body: { event, createdAt, model: change.type.singularName, uid: change.type.uid, entry } }
 }
