@@ -6,6 +6,7 @@ import { configFromEnv } from '../lib/config.js'
 import { routeName } from '../lib/content-types.js'
 import { dynamoEndpointProblem, startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
 import { resolveLocalSecrets } from '../lib/local/secrets.js'
+import { startWebhookStream } from '../lib/local/webhook-stream.js'
 import { checkPortFree, portOf, serveOnLoopback } from '../lib/local/serve.js'
 import { LOCAL_USAGE, LocalUsageError, readLocalSettings } from '../lib/local/settings.js'
 import { loadContentTypes } from '../lib/schema/load.js'
@@ -21,7 +22,9 @@ try {
     console.log(LOCAL_USAGE)
     process.exit(0)
   }
-  const config = configFromEnv(process.env)
+  // Receivers on the developer's own machine work out of the box (integration.md §20); the
+  // variables still turn either rule back on.
+  const config = configFromEnv({ WEBHOOKS_ALLOW_INSECURE: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true', ...process.env })
   // Before anything starts: a bad schema file stops here with one line naming the file and key.
   const types = loadContentTypes(process.env.CONTENT_TYPES_DIR === '' ? undefined : process.env.CONTENT_TYPES_DIR)
   // Before Java starts: a busy port is named now, not after a JVM start and a stack trace.
@@ -37,6 +40,8 @@ try {
   const services = createServices(db, config, secrets, types)
   await services.access.ensurePublicRole()
   const app = createServerApp(services)
+  // Webhooks: the table's stream, read and delivered in this process as the AWS consumer does.
+  const webhooks = await startWebhookStream({ db, tableName: config.tableName, types, service: services.webhooks, onError: (error) => console.error(`Webhooks: ${error instanceof Error ? error.message : String(error)}`) })
   const server = await serveOnLoopback(app, settings.port, settings.host)
   const where = local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local at ${endpoint}, ${settings.dataDir === undefined ? 'in memory' : `data in ${settings.dataDir}`}`
   console.log(`Content API on http://${settings.host}:${portOf(server)} (${where}, table ${config.tableName})`)
@@ -46,7 +51,7 @@ try {
 
   const shutdown = () => {
     server.close()
-    void (local?.stop() ?? Promise.resolve()).finally(() => process.exit(0))
+    void webhooks.stop().then(() => local?.stop()).finally(() => process.exit(0))
   }
   process.once('SIGINT', shutdown)
   process.once('SIGTERM', shutdown)

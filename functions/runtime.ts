@@ -76,7 +76,7 @@ async function readSecrets(): Promise<Secrets> {
  * The schema folder: CONTENT_TYPES_DIR, or `content-types/` beside this file, which is the
  * project's examples when run from source and the folder the stack copies into each bundle.
  */
-function contentTypesDir(): string {
+export function contentTypesDir(): string {
   return optional('CONTENT_TYPES_DIR') ?? fileURLToPath(new URL('./content-types/', import.meta.url))
 }
 

@@ -19,6 +19,8 @@ export const ACCEPTED: Readonly<Record<string, string>> = {
   CFR1: 'Content is public and served worldwide on purpose: no geo restriction.',
   CFR2: 'The per-IP rate rule sits on the API stage (waf.rateLimit); a CloudFront-scoped web ACL must live in us-east-1, outside this stack.',
   CFR3: 'The API stage writes an access log line for every request that reaches it; CloudFront standard logs need an S3 bucket this stack does not keep.',
+  SQS3: 'This queue is itself a dead-letter destination: the on-failure queue of the webhook stream mapping, where stream batches that failed every retry are kept for an operator.',
+  'IAM5[Resource::*]': 'dynamodb:ListStreams, which the stream event source mapping needs, cannot be scoped to a resource (AWS requires "*"); reading the records is granted on the table\'s stream only.',
   CFR4: 'The default *.cloudfront.net certificate; TLS 1.2 minimum needs a custom domain and certificate, which a deployment adds with its own domain.',
 }
 
@@ -33,6 +35,10 @@ export function acceptFindings(stack: Stack, api: RestApi, functions: Iterable<I
   for (const method of api.methods) accept(method, 'APIG4', 'COG4')
   for (const fn of functions) accept(fn, 'L1')
   if (settings.waf.rateLimit === 0) accept(api.deploymentStage, 'APIG3')
+  const failures = stack.node.tryFindChild('WebhookStreamFailures')
+  if (failures !== undefined) accept(failures, 'SQS3')
+  const streamRole = stack.node.tryFindChild('WebhookStreamFunctionRole')
+  if (streamRole !== undefined) accept(streamRole, 'IAM5[Resource::*]')
   const cdn = stack.node.tryFindChild('Cdn')
   if (cdn !== undefined) accept(cdn, 'CFR1', 'CFR2', 'CFR3', 'CFR4')
 }

@@ -24,7 +24,8 @@ import { createContentTable } from './content-table.js'
 import { createRateLimitAcl } from './rate-limit.js'
 import { createRestApi } from './rest-api.js'
 import { restEnvironment, type Stage } from './stage-config.js'
-import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, type TableAccess } from './table-access.js'
+import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, WEBHOOK_ACCESS, type TableAccess } from './table-access.js'
+import { createWebhookDelivery } from './webhooks.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -157,7 +158,7 @@ export class ContentApiStack extends Stack {
     }
 
     /** One function, its log group and a role holding exactly its table actions and `secrets`. */
-    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType) => {
+    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType, props: Partial<NodejsFunctionProps> = {}) => {
       const path = `${ROOT}${entry}`
       if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
       const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
@@ -173,7 +174,7 @@ export class ContentApiStack extends Stack {
       // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
       // The admin function also serves the web interface's stylesheet and script, read from files beside it.
       const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
-      const fn = new NodejsFunction(this, id, { ...shared, entry: path, handler: 'handler', logGroup, role, environment, bundling })
+      const fn = new NodejsFunction(this, id, { ...shared, ...props, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
     }
@@ -205,6 +206,7 @@ export class ContentApiStack extends Stack {
     route(adminRoot, adminIntegration)
     route(adminRoot.addResource('{proxy+}'), adminIntegration)
     this.api = api
+    createWebhookDelivery(this, table, removalPolicy, (id, entry, props) => createFunction(id, entry, WEBHOOK_ACCESS, {}, undefined, props))
 
     if (settings.waf.rateLimit > 0) createRateLimitAcl(this, api.deploymentStage, settings.waf.rateLimit)
     if (settings.cdn) {

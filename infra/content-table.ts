@@ -1,9 +1,9 @@
 // The DynamoDB table of the stack, built from the one declaration in lib/table.ts: no attribute or
 // index name is typed here.
 import { RemovalPolicy } from 'aws-cdk-lib'
-import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
 import type { Construct } from 'constructs'
-import { SLOT_COUNT, slotIndex, TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
+import { SLOT_COUNT, slotIndex, STREAM_VIEW_TYPE, TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
 
 function attribute(key: KeyAttribute): Attribute {
   return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER }
@@ -42,6 +42,8 @@ export function createContentTable(scope: Construct, protect: boolean, max: MaxT
     billingMode: BillingMode.PAY_PER_REQUEST,
     // A runaway loop or a flood is throttled at this rate instead of billed without limit.
     ...maxThroughput(max),
+    // Webhooks are derived from every item's images before and after each change (lib/webhooks/).
+    stream: StreamViewType[STREAM_VIEW_TYPE],
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     // Protected stages (prod) survive `cdk destroy` and a mistaken stack replacement.
     deletionProtection: protect,

@@ -20,6 +20,8 @@ export interface TableAccess {
   readonly denyWrites: readonly string[]
   /** When set, the only partition keys (StringLike patterns) the function may touch at all. */
   readonly onlyKeys?: readonly string[]
+  /** Write actions allowed on these partition keys (StringLike patterns) only. */
+  readonly writesTo?: { readonly actions: readonly string[]; readonly keys: readonly string[] }
 }
 
 /** A content type's function: documents, `#seq`, `#count`, `#unique` (claims of unique values); reads `#config`, `#token`, `#locale` but never writes them. */
@@ -66,6 +68,18 @@ export const ADMIN_ACCESS: TableAccess = {
   denyWrites: [],
 }
 
+/**
+ * The webhook functions (integration.md §20): read any item (a stream record's event name may
+ * depend on the document's other versions) and the webhooks; write only the `#webhook` partition
+ * (delivery logs, the attempt counter).
+ */
+export const WEBHOOK_ACCESS: TableAccess = {
+  actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+  queriesIndexes: false,
+  denyWrites: [],
+  writesTo: { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: [META.webhook] },
+}
+
 /** The IAM statements granting `access` on the table `tableArn`. */
 export function tableStatements(tableArn: string, access: TableAccess): PolicyStatement[] {
   const onlyKeys = access.onlyKeys === undefined ? undefined : { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.onlyKeys] } }
@@ -75,6 +89,14 @@ export function tableStatements(tableArn: string, access: TableAccess): PolicySt
       effect: Effect.ALLOW,
       actions: ['dynamodb:Query'],
       resources: TABLE.indexes.map((index) => `${tableArn}/index/${index.name}`),
+    }))
+  }
+  if (access.writesTo !== undefined) {
+    statements.push(new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...access.writesTo.actions],
+      resources: [tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.writesTo.keys] } },
     }))
   }
   if (access.denyWrites.length > 0) {

@@ -11,6 +11,7 @@ import { isLocaleCode } from './locales.js'
 import { ADMIN_OPENAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
 import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
+import { NewWebhookSchema, WebhookChangeSchema } from './webhooks/validation.js'
 
 const Name = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
 
@@ -118,6 +119,8 @@ export function createAdminApp(services: Services, mounted = false): Hono {
   })
   allowOnly(app, '/admin/roles/public', ['GET', 'PUT'])
 
+  registerWebhookRoutes(app, services, admin)
+
   let openApi: object | undefined
   app.get(ADMIN_OPENAPI_PATH, admin, (c) => {
     openApi ??= buildOpenApiDocument(services.types, config, 'admin')
@@ -125,6 +128,37 @@ export function createAdminApp(services: Services, mounted = false): Hono {
   })
   allowOnly(app, ADMIN_OPENAPI_PATH, ['GET'])
   return app
+}
+
+/** A positive integer id of a path, or a 404. */
+function idParam(c: Context, name: string): number {
+  const id = c.req.param(name) ?? ''
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw notFound()
+  return Number(id)
+}
+
+/** `/admin/webhooks` (integration.md §20): settings, the test action, the delivery log and redeliver. */
+function registerWebhookRoutes(app: Hono, services: Services, admin: MiddlewareHandler): void {
+  const { webhooks, config } = services
+  app.get('/admin/webhooks', admin, async (c) => json(c, { data: await webhooks.list() }))
+  app.post('/admin/webhooks', admin, async (c) => json(c, { data: await webhooks.create(await adminBody(c, NewWebhookSchema, config.maxBodyBytes)) }, 201))
+  allowOnly(app, '/admin/webhooks', ['GET', 'POST'])
+  app.get('/admin/webhooks/:id', admin, async (c) => json(c, { data: await webhooks.get(idParam(c, 'id')) }))
+  app.put('/admin/webhooks/:id', admin, async (c) => {
+    const id = idParam(c, 'id')
+    return json(c, { data: await webhooks.update(id, await adminBody(c, WebhookChangeSchema, config.maxBodyBytes)) })
+  })
+  app.delete('/admin/webhooks/:id', admin, async (c) => {
+    await webhooks.remove(idParam(c, 'id'))
+    return c.body(null, 204)
+  })
+  allowOnly(app, '/admin/webhooks/:id', ['GET', 'PUT', 'DELETE'])
+  app.post('/admin/webhooks/:id/test', admin, async (c) => json(c, { data: await webhooks.test(idParam(c, 'id')) }))
+  allowOnly(app, '/admin/webhooks/:id/test', ['POST'])
+  app.get('/admin/webhooks/:id/deliveries', admin, async (c) => json(c, { data: await webhooks.attempts(idParam(c, 'id')) }))
+  allowOnly(app, '/admin/webhooks/:id/deliveries', ['GET'])
+  app.post('/admin/webhooks/:id/deliveries/:seq/redeliver', admin, async (c) => json(c, { data: await webhooks.redeliver(idParam(c, 'id'), idParam(c, 'seq')) }))
+  allowOnly(app, '/admin/webhooks/:id/deliveries/:seq/redeliver', ['POST'])
 }
 
 /**

@@ -18,6 +18,17 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--
   tokens delete <id>
   roles public get
   roles public set [ACTION ...]
+  webhooks list
+  webhooks get <id>
+  webhooks create <name> --target URL --event EVENT ... [--header 'Name: value' ...] [--disabled]
+                               prints the signing secret (whsec_...) this once
+  webhooks update <id> [--name NAME] [--target URL] [--event EVENT ...] [--header 'Name: value' ...]
+                  [--keep-header NAME ...] [--enabled|--disabled]
+                               --header/--keep-header replace the headers (kept ones by name)
+  webhooks delete <id>
+  webhooks test <id>           send a trigger-test message once and print how it went
+  webhooks deliveries <id>     the last 100 attempts, newest first
+  webhooks redeliver <id> <seq>
   reindex [--cursor CURSOR]    rewrite every document's index keys and served copies, step by
                                step until done (resume an interrupted run with its last cursor)
 
@@ -50,6 +61,12 @@ const OPTIONS = {
   cursor: { type: 'string' },
   description: { type: 'string' },
   'expires-in': { type: 'string' },
+  target: { type: 'string' },
+  event: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  'keep-header': { type: 'string', multiple: true },
+  enabled: { type: 'boolean' },
+  disabled: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -64,6 +81,14 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'tokens delete': [],
   'roles public': [],
   'reindex ': ['cursor'],
+  'webhooks list': [],
+  'webhooks get': [],
+  'webhooks create': ['target', 'event', 'header', 'disabled'],
+  'webhooks update': ['name', 'target', 'event', 'header', 'keep-header', 'enabled', 'disabled'],
+  'webhooks delete': [],
+  'webhooks test': [],
+  'webhooks deliveries': [],
+  'webhooks redeliver': [],
 }
 
 /** Turns the arguments after the script name, and the environment, into a request (or help). */
@@ -76,7 +101,7 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
   const command = `${group} ${verb}`
   const allowed = COMMAND_OPTIONS[command]
   if (allowed === undefined) throw new UsageError(`Unknown command: ${positionals.slice(0, 2).join(' ')}`)
-  for (const option of ['name', 'default', 'type', 'permission', 'fallback', 'cursor'] as const) {
+  for (const option of ['name', 'default', 'type', 'permission', 'fallback', 'cursor', 'target', 'event', 'header', 'keep-header', 'enabled', 'disabled'] as const) {
     if (values[option] !== undefined && !allowed.includes(option)) throw new UsageError(`--${option} does not apply to ${command}`)
   }
   const base = values.url !== undefined ? baseUrl(values.url, '--url') : baseUrl(nonEmpty(env.CONTENT_API_URL) ?? DEFAULT_API_URL, 'CONTENT_API_URL')
@@ -121,6 +146,15 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
     case 'tokens delete':
       expectArguments(rest, ['id'])
       return call('DELETE', `/admin/api-tokens/${encodeURIComponent(rest[0] as string)}`)
+    case 'webhooks list':
+    case 'webhooks get':
+    case 'webhooks create':
+    case 'webhooks update':
+    case 'webhooks delete':
+    case 'webhooks test':
+    case 'webhooks deliveries':
+    case 'webhooks redeliver':
+      return webhookCommand(verb, rest, values, call)
     default: {
       // `roles public get|set`: the role name sits where other commands have their verb.
       const [operation, ...actions] = rest
@@ -128,6 +162,55 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
       if (operation === 'set') return call('PUT', '/admin/roles/public', { permissions: actions })
       throw new UsageError('Expected roles public get | roles public set [ACTION ...]')
     }
+  }
+}
+
+type Values = ReturnType<typeof parseArgv>['values']
+type Call = (method: AdminRequest['method'], path: string, body?: Record<string, unknown>) => AdminCommand
+
+/** `webhooks <verb> ...`: one call of `/admin/webhooks`. */
+function webhookCommand(verb: string, rest: readonly string[], values: Values, call: Call): AdminCommand {
+  const hook = (id: string, tail = '') => `/admin/webhooks/${encodeURIComponent(id)}${tail}`
+  if (values.enabled === true && values.disabled === true) throw new UsageError('--enabled and --disabled exclude each other')
+  const headers = (): Record<string, string | null> | undefined => {
+    if (values.header === undefined && values['keep-header'] === undefined) return undefined
+    const given = (values.header ?? []).map((text) => {
+      const colon = text.indexOf(':')
+      if (colon < 1) throw new UsageError(`--header '${text}' is not 'Name: value'`)
+      return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()] as const
+    })
+    return Object.fromEntries([...(values['keep-header'] ?? []).map((name) => [name, null] as const), ...given])
+  }
+  const fields = () => {
+    const h = headers()
+    return {
+      ...(values.name === undefined ? {} : { name: values.name }),
+      ...(values.target === undefined ? {} : { url: values.target }),
+      ...(values.event === undefined ? {} : { events: values.event }),
+      ...(h === undefined ? {} : { headers: h }),
+      ...(values.enabled === true ? { isEnabled: true } : values.disabled === true ? { isEnabled: false } : {}),
+    }
+  }
+  switch (verb) {
+    case 'list':
+      expectArguments(rest, [])
+      return call('GET', '/admin/webhooks')
+    case 'create':
+      expectArguments(rest, ['name'])
+      if (values.target === undefined || values.event === undefined) throw new UsageError('webhooks create needs --target URL and at least one --event')
+      return call('POST', '/admin/webhooks', { ...fields(), name: rest[0] })
+    case 'update':
+      expectArguments(rest, ['id'])
+      return call('PUT', hook(rest[0] as string), fields())
+    case 'redeliver':
+      expectArguments(rest, ['id', 'seq'])
+      return call('POST', hook(rest[0] as string, `/deliveries/${encodeURIComponent(rest[1] as string)}/redeliver`))
+    default:
+      expectArguments(rest, ['id'])
+      if (verb === 'get') return call('GET', hook(rest[0] as string))
+      if (verb === 'delete') return call('DELETE', hook(rest[0] as string))
+      if (verb === 'test') return call('POST', hook(rest[0] as string, '/test'))
+      return call('GET', hook(rest[0] as string, '/deliveries'))
   }
 }
 

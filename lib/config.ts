@@ -51,6 +51,19 @@ export const ConfigSchema = v.object({
     debugSampleRate: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0),
     metricsNamespace: v.optional(v.pipe(v.string(), v.regex(/^[\w.\-/#:]{1,255}$/)), 'LocalizedContentApi'),
   }), {}),
+  /** Webhooks (integration.md §20): what a receiver's address may be, and the retry schedule. */
+  webhooks: v.optional(v.object({
+    /** `webhooks.allowInsecure`: plain `http` receivers (local work); https only otherwise. */
+    allowInsecure: v.optional(v.boolean(), false),
+    /** `webhooks.allowPrivate`: receivers on loopback, private, link-local or metadata addresses. */
+    allowPrivate: v.optional(v.boolean(), false),
+    /** Delay before the first retry of a failed delivery (ms); each next one doubles. */
+    firstRetryMs: v.optional(v.pipe(PositiveInt, v.maxValue(10_000)), 5000),
+    /** Ceiling of the doubling delay (ms). */
+    maxRetryDelayMs: v.optional(v.pipe(PositiveInt, v.maxValue(12 * 3600_000)), 300_000),
+    /** How long a failing delivery is retried (ms) before it is kept as failed. */
+    retryForMs: v.optional(PositiveInt, 24 * 3600_000),
+  }), {}),
 })
 
 export type Config = v.InferOutput<typeof ConfigSchema>
@@ -86,6 +99,11 @@ const VARIABLES: Record<string, string> = {
   'log.logLevel': 'POWERTOOLS_LOG_LEVEL',
   'log.debugSampleRate': 'POWERTOOLS_LOGGER_SAMPLE_RATE',
   'log.metricsNamespace': 'POWERTOOLS_METRICS_NAMESPACE',
+  'webhooks.allowInsecure': 'WEBHOOKS_ALLOW_INSECURE',
+  'webhooks.allowPrivate': 'WEBHOOKS_ALLOW_PRIVATE',
+  'webhooks.firstRetryMs': 'WEBHOOKS_FIRST_RETRY_MS',
+  'webhooks.maxRetryDelayMs': 'WEBHOOKS_MAX_RETRY_DELAY_MS',
+  'webhooks.retryForMs': 'WEBHOOKS_RETRY_FOR_MS',
 }
 
 /**
@@ -105,6 +123,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     if (raw === undefined) return undefined
     if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new Error(`Invalid configuration: ${name}='${raw}' is not a share from 0 to 1; set e.g. 0.01 to log one request in a hundred at DEBUG, or unset it`)
     return Number(raw)
+  }
+  const flag = (name: string): boolean | undefined => {
+    const raw = text(name)
+    if (raw === undefined) return undefined
+    if (/^(true|1|yes)$/i.test(raw)) return true
+    if (/^(false|0|no)$/i.test(raw)) return false
+    throw new Error(`Invalid configuration: ${name}='${raw}' is not a boolean; set true or false, or unset it`)
   }
   const input = {
     tableName: env.TABLE_NAME === undefined || env.TABLE_NAME === '' ? 'content' : env.TABLE_NAME,
@@ -131,6 +156,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
       logLevel: text('POWERTOOLS_LOG_LEVEL')?.toUpperCase(),
       debugSampleRate: rate('POWERTOOLS_LOGGER_SAMPLE_RATE'),
       metricsNamespace: text('POWERTOOLS_METRICS_NAMESPACE'),
+    },
+    webhooks: {
+      allowInsecure: flag('WEBHOOKS_ALLOW_INSECURE'),
+      allowPrivate: flag('WEBHOOKS_ALLOW_PRIVATE'),
+      firstRetryMs: int('WEBHOOKS_FIRST_RETRY_MS'),
+      maxRetryDelayMs: int('WEBHOOKS_MAX_RETRY_DELAY_MS'),
+      retryForMs: int('WEBHOOKS_RETRY_FOR_MS'),
     },
   }
   const result = v.safeParse(ConfigSchema, input)

@@ -11,6 +11,9 @@ import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
+import { WebhookStore } from './storage/webhooks.js'
+import type { Resolver } from './webhooks/addresses.js'
+import { WebhookService } from './webhooks/service.js'
 
 export interface Secrets {
   /**
@@ -33,11 +36,13 @@ export interface Services {
   readonly locales: LocaleService
   readonly access: AccessService
   readonly reindex: Reindexer
+  /** Webhook settings, their delivery log, and single attempts (integration.md §20). */
+  readonly webhooks: WebhookService
   readonly adminToken: string | undefined
 }
 
 /** Wires the stores and services of one process serving `types`. */
-export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets, types: readonly ContentType[]): Services {
+export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets, types: readonly ContentType[], resolver?: Resolver): Services {
   const settings = new SettingsStore(db, config.tableName)
   const locales = new LocaleService(settings, types, config.cacheTtlMs)
   const documents = new DocumentStore(db, config.tableName, locales)
@@ -50,6 +55,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
+    webhooks: new WebhookService(new WebhookStore(db, config.tableName), config.webhooks, resolver),
     adminToken: secrets.adminToken,
   }
 }

@@ -152,6 +152,12 @@ export const TABLE: TableDeclaration = {
   ],
 }
 
+/**
+ * The table's change stream: every item's image before and after each change, which webhooks
+ * are derived from (lib/webhooks/, integration.md §20).
+ */
+export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES'
+
 /** Default table name when none is configured. */
 export const DEFAULT_TABLE_NAME = 'content'
 
@@ -177,6 +183,11 @@ export const META = {
    * `{ documentId: '#unique', locale: '<uid>#<attribute>#<locale>#<digest of the value>', owner }`.
    */
   unique: '#unique',
+  /**
+   * Webhooks (lib/webhooks/): `hook#<id>` a webhook, `log#<id>#<slot>` its delivery log (a ring of
+   * LOG_SIZE attempts), `cursor#<shard>` how far the local stream consumer has read.
+   */
+  webhook: '#webhook',
 } as const
 
 /** Sort key of a document's head item, moved by every write to the document. */

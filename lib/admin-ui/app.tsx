@@ -138,6 +138,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
         <li><a href={to(page, '/admin/locales')}>Locales</a>: add, rename, default and fallback</li>
         <li><a href={to(page, '/admin/tokens')}>API tokens</a>: create and revoke</li>
         <li><a href={to(page, '/admin/public-role')}>Public role</a>: what requests without a token may do</li>
+        <li><a href={to(page, '/admin/hooks')}>Webhooks</a>: tell other systems when content changes</li>
       </ul>
     </Page>,
   ))

@@ -73,6 +73,7 @@ export function Page(props: { page: PageContext; title: string; section?: string
           {link('/admin/locales', 'Locales', 'locales')}
           {link('/admin/tokens', 'API tokens', 'tokens')}
           {link('/admin/public-role', 'Public role', 'public-role')}
+          {link('/admin/hooks', 'Webhooks', 'webhooks')}
         </ul>
       </nav>
       <form method="post" action={to(page, '/admin/sign-out')}>

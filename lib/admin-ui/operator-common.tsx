@@ -10,6 +10,8 @@ const NOTICES: Record<string, (subject: string) => string> = {
   'locale-deleted': (code) => `Locale ${code} deleted.`,
   'token-revoked': (name) => `Token ${name} revoked: it is refused from now on.`,
   'role-saved': () => 'Public role saved.',
+  'webhook-saved': (name) => `Webhook ${name} saved.`,
+  'webhook-deleted': () => 'Webhook deleted, with its delivery log.',
 }
 
 export function noticeOf(c: Context): string | undefined {

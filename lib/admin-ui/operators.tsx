@@ -11,6 +11,7 @@ import { PermissionMatrix } from './matrix.js'
 import { errorFor, FieldMessage, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
+import { registerWebhooksPages } from './webhooks-page.js'
 
 interface Token {
   readonly id: number
@@ -33,6 +34,7 @@ const expiryText = (token: Token, now: number) => token.expiresAt === null ? 'ne
 export function registerOperatorPages(ui: Ui): void {
   const { api } = ui
   registerLocalesPage(ui)
+  registerWebhooksPages(ui)
 
   const tokensPage = async (c: Context, page: PageContext, view: { created?: Token & { accessKey: string }; problem?: ApiAnswer; form?: { name: string; type: string; permissions: string[]; description: string; expiry: string } } = {}, status = 200) => {
     const tokens = (await api.call('GET', '/admin/api-tokens')).body.data as Token[]

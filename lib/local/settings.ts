@@ -16,7 +16,8 @@ Environment: PORT (1337), HOST (127.0.0.1), DATA_DIR (.tmp), LOCAL_IN_MEMORY, DY
 already running; none: npm start runs its own), ADMIN_TOKEN and TOKEN_HASH_SECRET (replace the
 kept ones), TABLE_NAME (content), CONTENT_TYPES_DIR (schema files), COMPONENTS_DIR
 (its ../components), CUSTOM_FIELDS (JSON: custom field uid -> base type), AWS_REGION (us-east-1),
-and the API_REST_* and POWERTOOLS_* settings (docs/configuration.md).`
+the API_REST_* and POWERTOOLS_* settings (docs/configuration.md), and WEBHOOKS_* (docs/webhooks.md; npm start
+allows http and private receivers unless WEBHOOKS_ALLOW_INSECURE or WEBHOOKS_ALLOW_PRIVATE say false).`
 
 /** A mistake in the command line itself (exit code 2, with the usage). */
 export class LocalUsageError extends Error {}

@@ -4,6 +4,7 @@ import { allActions, TOKEN_LIFESPANS, TOKEN_TYPES } from '../access.js'
 import type { ContentType } from '../content-types.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, type ErrorStatus } from './responses.js'
 import { closed, ref, type Schema } from './schemas.js'
+import { WEBHOOK_EVENTS } from '../webhooks/messages.js'
 
 /** Content routes: an API token's access key, or none for the public role. */
 export const OPTIONAL_API_TOKEN = [{}, { apiToken: [] }]
@@ -51,12 +52,49 @@ export function adminSchemas(types: readonly ContentType[]): Record<string, Sche
     NewApiToken: closed({ name, type: { enum: [...TOKEN_TYPES] }, description: { type: 'string', maxLength: 1000 }, lifespan: { ...lifespan, description: '7, 30 or 90 days in ms, or null (the default): never expires' }, permissions: { ...permissions, description: 'Custom tokens only' } }, ['name', 'type']),
     CreatedApiToken: closed({ ...token, accessKey: { type: 'string', description: 'Shown this once; stored only as a hash' } }, [...Object.keys(token), 'accessKey']),
     PublicRole: closed({ permissions }, ['permissions']),
+    ...webhookSchemas(),
     ReindexRequest: closed({ cursor: { type: 'string', description: 'The cursor of the previous step; omit to start a pass' } }),
     ReindexStep: closed({
       cursor: { type: ['string', 'null'], description: 'Pass it to the next step; null when the pass is complete' },
       documents: { type: 'integer', minimum: 0, description: 'Documents written in this step' },
       done: { type: 'boolean', description: 'The pass completed: served lists and the key version are recorded' },
     }, ['cursor', 'documents', 'done']),
+  }
+}
+
+/** Schemas of `/admin/webhooks` (integration.md §20). */
+function webhookSchemas(): Record<string, Schema> {
+  const events: Schema = { type: 'array', items: { enum: [...WEBHOOK_EVENTS] } }
+  const headers = (value: Schema, description: string): Schema => ({ type: 'object', additionalProperties: value, description })
+  const webhook = {
+    id: { type: 'integer', minimum: 1 },
+    name: { type: 'string' },
+    url: { type: 'string', description: 'https (http only with webhooks.allowInsecure)' },
+    headers: headers({ type: 'null' }, 'Header names; values are write-only and shown as null'),
+    events,
+    isEnabled: { type: 'boolean' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }
+  const result = {
+    statusCode: { type: ['integer', 'null'], description: 'The receiver\'s status; null when none came' },
+    durationMs: { type: 'integer', minimum: 0 },
+    error: { type: ['string', 'null'], description: 'null on a 2xx' },
+  }
+  return {
+    Webhook: closed(webhook, Object.keys(webhook)),
+    CreatedWebhook: closed({ ...webhook, secret: { type: 'string', description: 'The Standard Webhooks signing secret (whsec_...): shown this once' } }, [...Object.keys(webhook), 'secret']),
+    NewWebhook: closed({ name, url: { type: 'string' }, headers: headers({ type: 'string' }, 'Sent with every delivery'), events, isEnabled: { type: 'boolean', default: true } }, ['name', 'url', 'events']),
+    WebhookChange: closed({ name, url: { type: 'string' }, headers: headers({ type: ['string', 'null'] }, 'Replaces the headers; null keeps a header\'s stored value'), events, isEnabled: { type: 'boolean' } }),
+    DeliveryResult: closed(result, Object.keys(result)),
+    DeliveryAttempt: closed({
+      seq: { type: 'integer', minimum: 1, description: 'The attempt\'s number; pass it to redeliver' },
+      messageId: { type: 'string', description: 'The webhook-id header, the same on every retry' },
+      event: { type: 'string' },
+      at: dateTime,
+      ...result,
+      outcome: { enum: ['delivered', 'retrying', 'failed'] },
+    }, ['seq', 'messageId', 'event', 'at', 'statusCode', 'durationMs', 'error', 'outcome']),
   }
 }
 
@@ -119,6 +157,28 @@ export function adminPaths(): Record<string, Schema> {
     '/admin/api-tokens/{id}': {
       ...tokenId,
       delete: adminOperation('admin.deleteToken', 'Revoke an API token at once', deleted, [404]),
+    },
+    '/admin/webhooks': {
+      get: adminOperation('admin.listWebhooks', 'Every webhook, header values and secrets left out', ok('The webhooks', { type: 'array', items: ref('Webhook') })),
+      post: adminOperation('admin.createWebhook', 'Create a webhook', created('The webhook with its signing secret', ref('CreatedWebhook')), BODY_ERRORS, { requestBody: body('NewWebhook') }),
+    },
+    '/admin/webhooks/{id}': {
+      ...tokenId,
+      get: adminOperation('admin.getWebhook', 'One webhook', ok('The webhook', ref('Webhook')), [404]),
+      put: adminOperation('admin.updateWebhook', 'Change a webhook', ok('The webhook', ref('Webhook')), [404, ...BODY_ERRORS], { requestBody: body('WebhookChange') }),
+      delete: adminOperation('admin.deleteWebhook', 'Delete a webhook and its delivery log', deleted, [404]),
+    },
+    '/admin/webhooks/{id}/test': {
+      ...tokenId,
+      post: adminOperation('admin.testWebhook', 'Send a trigger-test message once and answer how it went', ok('The attempt', ref('DeliveryResult')), [404]),
+    },
+    '/admin/webhooks/{id}/deliveries': {
+      ...tokenId,
+      get: adminOperation('admin.webhookDeliveries', 'The last 100 delivery attempts, newest first', ok('The attempts', { type: 'array', items: ref('DeliveryAttempt') }), [404]),
+    },
+    '/admin/webhooks/{id}/deliveries/{seq}/redeliver': {
+      parameters: [...(tokenId.parameters as Schema[]), { name: 'seq', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9]\\d{0,15}$' } }],
+      post: adminOperation('admin.redeliverWebhook', 'Send a logged attempt\'s message again, once, with its webhook-id', ok('The attempt', ref('DeliveryResult')), [404]),
     },
     '/admin/reindex': {
       post: adminOperation('admin.reindex', 'One step of a pass that rewrites every document with today\'s index keys and fallback chains', ok('Where the pass stands', ref('ReindexStep')), BODY_ERRORS, { requestBody: body('ReindexRequest') }),

@@ -2,7 +2,7 @@
 // CDK stack creates it from the same declaration).
 import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, ResourceNotFoundException, UpdateTableCommand, waitUntilTableExists, type CreateTableCommandInput, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { TABLE, type IndexDeclaration } from '../table.js'
+import { STREAM_VIEW_TYPE, TABLE, type IndexDeclaration } from '../table.js'
 
 function projection(index: IndexDeclaration) {
   return index.projection.type === 'ALL'
@@ -31,8 +31,10 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
     }
     const building = table?.TableStatus !== 'ACTIVE' || (table.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE')
     const missing = TABLE.indexes.find((index) => !(table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.name))
-    if (!building && missing === undefined) return
+    const streaming = table?.StreamSpecification?.StreamEnabled === true && table.StreamSpecification.StreamViewType === STREAM_VIEW_TYPE
+    if (!building && missing === undefined && streaming) return
     if (!building && missing !== undefined) await addIndex(client, tableName, missing)
+    else if (!building && !streaming) await enableStream(client, tableName)
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }
@@ -47,6 +49,16 @@ async function addIndex(client: DynamoDBClient, tableName: string, index: IndexD
   } catch (error) {
     // Another process is adding it (or another index) right now: the next look waits for it.
     if (!(error instanceof ResourceInUseException) && !(error instanceof Error && /already exists|in progress/i.test(error.message))) throw error
+  }
+}
+
+/** Turns on the change stream of a table kept from before webhooks (a local data folder). */
+async function enableStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE } }))
+  } catch (error) {
+    // Another process is turning it on right now: the next look sees it.
+    if (!(error instanceof ResourceInUseException) && !(error instanceof Error && /already|in progress/i.test(error.message))) throw error
   }
 }
 
@@ -67,6 +79,7 @@ export function tableDefinition(tableName: string, indexes: readonly IndexDeclar
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
     AttributeDefinitions: definitions.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
     KeySchema: [
       { AttributeName: TABLE.partitionKey.name, KeyType: 'HASH' },

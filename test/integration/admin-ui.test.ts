@@ -36,7 +36,7 @@ beforeAll(async () => {
   documentId = ((await created.json()) as { data: { documentId: string } }).data.documentId
 })
 
-const PAGES = ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/content/articles', '/admin/content/articles/new', '/admin/content/homepage']
+const PAGES = ['/admin', '/admin/locales', '/admin/tokens', '/admin/public-role', '/admin/hooks', '/admin/content/articles', '/admin/content/articles/new', '/admin/content/homepage']
 
 describe('the admin web interface', () => {
   it.each(PAGES)('sends %s to the sign-in page without a session, or with a forged one', async (path) => {
@@ -75,6 +75,7 @@ describe('the admin web interface', () => {
     ['/admin/locales', { code: 'it' }],
     ['/admin/locales/en/default', {}],
     ['/admin/tokens', { name: 'x', type: 'full-access' }],
+    ['/admin/hooks', { name: 'x', url: 'https://example.com/hook', event: 'entry.publish' }],
     ['/admin/public-role', { permission: 'plugin::i18n.locales.listLocales' }],
     ['/admin/content/articles', { 'f.title': 'x' }],
     ['/admin/served-lists', {}],
@@ -157,6 +158,27 @@ describe('the admin web interface', () => {
       expect((await post('/admin/locales/en/default', withCsrf({}))).status).toBe(303)
       expect((await post('/admin/locales/de/delete', withCsrf({}))).status).toBe(303)
       expect((await locales()).map((locale) => locale.code)).toEqual(['en'])
+    })
+
+    it('creates a webhook showing its secret once, edits it keeping a header, tests it and shows the attempt', async () => {
+      const created = await post('/admin/hooks', withCsrf({ name: 'Build <b>', url: 'https://hooks.example.com/build', event: 'entry.publish', headers: 'Authorization: Bearer hidden-value', isEnabled: 'true' }))
+      expect(created.status).toBe(201)
+      const page = await created.text()
+      const secret = /value="(whsec_[^"]+)"/.exec(page)?.[1]
+      expect(secret).toBeDefined()
+      expect(page).toContain('Build &lt;b&gt;')
+      const [webhook] = ((await (await ctx.admin('GET', '/admin/webhooks')).json()) as { data: { id: number; name: string }[] }).data.filter((hook) => hook.name === 'Build <b>')
+      const view = await (await get(`/admin/hooks/${webhook!.id}`)).text()
+      expect(view).not.toContain('hidden-value')
+      expect(view).not.toContain(secret)
+      const saved = await post(`/admin/hooks/${webhook!.id}`, withCsrf({ name: 'Build', url: 'https://hooks.example.com/build', event: 'entry.unpublish', headers: 'Authorization' }))
+      expect(saved.status).toBe(303)
+      expect(((await (await ctx.admin('GET', `/admin/webhooks/${webhook!.id}`)).json()) as { data: unknown }).data).toMatchObject({ name: 'Build', events: ['entry.unpublish'], headers: { Authorization: null }, isEnabled: false })
+      // hooks.example.com does not resolve here (no network): the attempt fails and is logged as such.
+      const tested = await post(`/admin/hooks/${webhook!.id}/test`, withCsrf({}))
+      expect(tested.status).toBe(200)
+      expect(await tested.text()).toMatch(/Not delivered/)
+      expect(await (await get(`/admin/hooks/${webhook!.id}`)).text()).toMatch(/trigger-test/)
     })
 
     it("shows the API's 400 next to the locale code", async () => {

@@ -8,6 +8,8 @@ export interface LocalProcess {
   readonly stdout: () => string
   /** SIGTERM, then resolves once the process (and the DynamoDB Local it started) has exited. */
   stop(): Promise<void>
+  /** SIGKILL: no shutdown at all; resolves once the process is gone. */
+  kill(): Promise<void>
 }
 
 const ENTRY = ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts']
@@ -43,7 +45,7 @@ export function startLocal(env: Record<string, string>, args: string[] = []): Pr
       if (url === undefined || adminToken === undefined) return
       clearTimeout(timer)
       child.removeListener('exit', early)
-      resolve({ url, adminToken, stdout: () => out, stop: () => stopChild(child, exited) })
+      resolve({ url, adminToken, stdout: () => out, stop: () => stopChild(child, exited), kill: () => (child.kill('SIGKILL'), exited) })
     })
   })
 }
