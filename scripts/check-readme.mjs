@@ -92,12 +92,24 @@ function runBlocks(blocks, env) {
   })
 }
 
+/**
+ * The settings a page's examples need from its server, from a line `<!-- examples:env NAME=value ... -->`
+ * (e.g. CONTENT_TYPES_DIR for a page whose examples use a fixture's types); paths are the page's reader's,
+ * relative to the repository.
+ */
+function pageSettings(markdown) {
+  const line = markdown.split('\n').find((text) => text.trim().startsWith('<!-- examples:env '))
+  if (line === undefined) return {}
+  const pairs = line.trim().slice('<!-- examples:env '.length).replace(/-->$/, '').trim().split(/\s+/)
+  return Object.fromEntries(pairs.filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+}
+
 /** Runs one page's blocks against an `npm start` of their own; the failure, or undefined. */
-async function runPage(name, blocks) {
+async function runPage(name, blocks, settings = {}) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'readme-data-'))
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
+  const env = { ...process.env, ...settings, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: `readme-${randomBytes(4).toString('hex')}`, BASE: base }
   for (const variable of ['ADMIN_TOKEN', 'TOKEN_HASH_SECRET', 'LOCAL_IN_MEMORY']) delete env[variable]
   // Its own process group, so the whole tree (npm, tsx, node, Java) is stopped at the end.
   const server = spawn('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] })
@@ -137,12 +149,13 @@ const { root, pages } = parseArguments(process.argv.slice(2))
 const failures = brokenLinks(pages, root)
 let blockCount = 0
 for (const page of pages) {
-  const { blocks, unclosed } = exampleBlocks(readFileSync(page, 'utf8'))
+  const markdown = readFileSync(page, 'utf8')
+  const { blocks, unclosed } = exampleBlocks(markdown)
   if (unclosed !== undefined) failures.push(`${relative(root, page)}:${unclosed}: ${START} has no ${END} after it`)
   if (blocks.length === 0) continue
   blockCount += blocks.length
   const started = Date.now()
-  const failed = await runPage(relative(root, page), blocks)
+  const failed = await runPage(relative(root, page), blocks, pageSettings(markdown))
   if (failed !== undefined) failures.push(failed)
   console.error(`check-readme: ${relative(root, page)}: ${blocks.length} example blocks, ${failed === undefined ? 'ran' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }
