@@ -64,7 +64,7 @@ export class LocalBlobs implements BlobStore {
     const expires = Math.floor(Date.now() / 1000) + PRESIGN_SECONDS
     const query = new URLSearchParams({ expires: String(expires), size: String(size), type: mime })
     query.set('signature', this.sign(key, query))
-    return { url: `${origin}/${key}?${query}`, method: 'PUT', headers: { 'Content-Type': mime }, expiresAt: new Date(expires * 1000).toISOString() }
+    return { url: `${origin}/uploads/${key}?${query}`, method: 'PUT', headers: { 'Content-Type': mime }, expiresAt: new Date(expires * 1000).toISOString() }
   }
 
   private sign(key: string, query: URLSearchParams): string {

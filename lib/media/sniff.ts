@@ -29,7 +29,8 @@ export function isActive(mime: string): boolean {
 /** The type of `bytes`: binary formats by magic number, then SVG, HTML, XML or plain UTF-8 text; `application/octet-stream` otherwise. */
 export async function sniff(bytes: Uint8Array): Promise<Sniffed> {
   const found = await fileTypeFromBuffer(bytes)
-  if (found !== undefined) return { mime: found.mime, ext: EXTENSION[found.mime] ?? `.${found.ext}` }
+  // file-type names any `<?xml` document XML; an SVG or XHTML one is what it holds.
+  if (found !== undefined && found.mime !== 'application/xml') return { mime: found.mime, ext: EXTENSION[found.mime] ?? `.${found.ext}` }
   const text = textOf(bytes.subarray(0, TEXT_WINDOW))
   if (text === undefined) return { mime: 'application/octet-stream', ext: '.bin' }
   const mime = markupOf(text) ?? 'text/plain'
