@@ -1,44 +1,7 @@
-// Files as documents (content-model.md §19): the type `plugin::upload.file`, stored in the table
-// as any content type's documents are (lib/storage/), not localized, without drafts, with Strapi's
-// file shape. It is not one of the deployment's content types: it has no `/api/<plural>` routes,
-// only the upload API's (lib/media/upload-app.ts).
-import type { Attribute, ContentType } from '../content-types.js'
-import type { Version } from '../storage/items.js'
-
-export const FILE_UID = 'plugin::upload.file'
-
-const text = (type: Attribute['type'] = 'string'): Attribute => ({ type, localized: false })
-
-/**
- * Strapi's file attributes, in its order. The scalar ones come first so the slot indexes serve
- * filters and sorts on them (`mime`, `name`, `size`, `ext`...).
- */
-export const FILE_TYPE: ContentType = {
-  uid: FILE_UID,
-  kind: 'collection',
-  singularName: 'file',
-  pluralName: 'files',
-  displayName: 'File',
-  localized: false,
-  draftAndPublish: false,
-  attributes: {
-    name: text(),
-    alternativeText: text('text'),
-    caption: text('text'),
-    width: text('integer'),
-    height: text('integer'),
-    formats: text('json'),
-    hash: text(),
-    ext: text(),
-    mime: text(),
-    size: text('float'),
-    url: text('text'),
-    previewUrl: text('text'),
-    provider: text(),
-    provider_metadata: text('json'),
-  },
-  relations: {},
-}
+// Files as documents (content-model.md §19): the shape the API shows of a `plugin::upload.file`
+// version (FILE_TYPE, lib/content-types.ts), and the objects its bytes are stored under.
+import { FILE_TYPE } from '../content-types.js'
+import { toDocument, type Version } from '../storage/items.js'
 
 /** The attributes of a file document. */
 export interface FileAttributes {
@@ -80,12 +43,7 @@ export function kilobytes(bytes: number): number {
 
 /** A file version as the API shows it (Strapi's shape: no `locale`). */
 export function fileDocument(version: Version): Record<string, unknown> {
-  const document: Record<string, unknown> = { id: version.id, documentId: version.documentId }
-  for (const name of Object.keys(FILE_TYPE.attributes)) document[name] = version.attributes[name] ?? null
-  document.createdAt = version.createdAt
-  document.updatedAt = version.updatedAt
-  document.publishedAt = version.publishedAt
-  return document
+  return toDocument(FILE_TYPE, version)
 }
 
 /** The object keys a file's bytes are stored under: its own and its formats'. */
@@ -93,3 +51,5 @@ export function objectKeysOf(version: Version): string[] {
   const { hash, ext, formats } = version.attributes as unknown as FileAttributes
   return [`uploads/${hash}${ext}`, ...Object.values(formats ?? {}).map((format) => `uploads/${format.hash}${format.ext}`)]
 }
+
+export { FILE_TYPE }
