@@ -2,11 +2,15 @@
 // data and the secrets kept in DATA_DIR, default .tmp/, unless --in-memory) or the one
 // DYNAMODB_ENDPOINT names, with the table created if missing. Every problem the user can fix ends
 // with one line saying what and how, and exit code 1 (2 for a wrong argument).
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { configFromEnv } from '../lib/config.js'
 import { routeName } from '../lib/content-types.js'
 import { dynamoEndpointProblem, startDynamoLocal, type LocalDynamo } from '../lib/local/dynamodb-local.js'
 import { resolveLocalSecrets } from '../lib/local/secrets.js'
 import { startWebhookStream } from '../lib/local/webhook-stream.js'
+import { LocalBlobs, localUploadsApp } from '../lib/local/uploads.js'
 import { checkPortFree, portOf, serveOnLoopback } from '../lib/local/serve.js'
 import { LOCAL_USAGE, LocalUsageError, readLocalSettings } from '../lib/local/settings.js'
 import { loadContentTypes } from '../lib/schema/load.js'
@@ -37,9 +41,11 @@ try {
   const db = createDocumentClient({ region: settings.region, endpoint })
   await ensureTable(db, config.tableName)
 
-  const services = createServices(db, config, secrets, types)
+  // Uploaded files under DATA_DIR/uploads (kept across restarts), or a folder of this run's with --in-memory.
+  const blobs = new LocalBlobs(settings.dataDir ?? (await mkdtemp(join(tmpdir(), 'content-api-uploads-'))))
+  const services = createServices(db, config, secrets, types, blobs)
   await services.access.ensurePublicRole()
-  const app = createServerApp(services)
+  const app = createServerApp(services, undefined, [localUploadsApp(blobs)])
   // Webhooks: the table's stream, read and delivered in this process as the AWS consumer does.
   const webhooks = await startWebhookStream({ db, tableName: config.tableName, types, service: services.webhooks, onError: (error) => console.error(`Webhooks: ${error instanceof Error ? error.message : String(error)}`) })
   const server = await serveOnLoopback(app, settings.port, settings.host)

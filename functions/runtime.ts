@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { configFromEnv } from '../lib/config.js'
 import { typeByUid, type ContentType } from '../lib/content-types.js'
 import { loadContentTypes, loadOptionsFromEnv } from '../lib/schema/load.js'
+import type { BlobStore } from '../lib/media/blobs.js'
 import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { secretReader } from './secrets.js'
@@ -18,7 +19,7 @@ function optional(name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
 
-function required(name: string): string {
+export function required(name: string): string {
   const value = optional(name)
   if (value === undefined) throw new Error(`Missing environment variable ${name}`)
   return value
@@ -88,13 +89,13 @@ export function contentTypeOf(services: Services): ContentType {
   return type
 }
 
-/** The services of this function instance; rejects (and the cold start fails) on bad config. */
-export async function lambdaServices(): Promise<Services> {
+/** The services of this function instance (with `blobs`, the upload function's); rejects (and the cold start fails) on bad config. */
+export async function lambdaServices(blobs?: BlobStore): Promise<Services> {
   const config = configFromEnv(process.env)
   const types = loadContentTypes(contentTypesDir(), loadOptionsFromEnv(process.env))
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
-  const services = createServices(db, config, secrets, types)
+  const services = createServices(db, config, secrets, types, blobs)
   // Fill the locale, index-state and public-role caches during init, in parallel, so the first
   // request makes only its own reads: a list read waits for the index state (whether the slot
   // indexes are complete) before it reads its page, one more round trip on a cold start without
@@ -102,3 +103,4 @@ export async function lambdaServices(): Promise<Services> {
   await Promise.allSettled([services.locales.list(), services.locales.indexTrusted(), services.access.identify(undefined)])
   return services
 }
+

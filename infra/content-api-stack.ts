@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import { LambdaIntegration, type IResource, type RestApi } from 'aws-cdk-lib/aws-apigateway'
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam'
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup } from 'aws-cdk-lib/aws-logs'
@@ -21,6 +21,7 @@ import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
 import { createCdn } from './cdn.js'
 import { createContentTable } from './content-table.js'
+import { createMediaStorage, grantUploads } from './media.js'
 import { createRateLimitAcl } from './rate-limit.js'
 import { createRestApi } from './rest-api.js'
 import { restEnvironment, type Stage } from './stage-config.js'
@@ -77,6 +78,26 @@ export const ESBUILD_OPTIONS: BuildOptions = {
   sourcesContent: BUNDLING.sourcesContent,
   external: [...BUNDLING.externalModules],
   alias: Object.fromEntries(Object.entries(SHIMS).map(([name, shim]) => [name, `${ROOT}${shim}`])),
+}
+
+/** What one function sets apart from the shared settings. */
+interface OwnSettings {
+  readonly environment?: Record<string, string>
+  readonly settings?: Partial<NodejsFunctionProps>
+  readonly bundling?: Partial<BundlingOptions>
+}
+
+/** The upload function resizes images with sharp: more memory (and so CPU), and time for a few MB. */
+const UPLOAD_SETTINGS: Partial<NodejsFunctionProps> = { memorySize: 1536, timeout: Duration.seconds(28) }
+
+/**
+ * sharp is a native module: installed into the bundle rather than bundled (the CDK documentation's
+ * `nodeModules` for native modules), with its prebuilt binary for Lambda's Linux on ARM whatever
+ * machine bundles (npm's os/cpu/libc settings pick the optional package), no Docker needed.
+ */
+export const UPLOAD_BUNDLING: Partial<BundlingOptions> = {
+  nodeModules: ['sharp'],
+  environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
 }
 
 export interface ContentApiStackProps extends StackProps {
@@ -157,15 +178,15 @@ export class ContentApiStack extends Stack {
       bundling: BUNDLING,
     }
 
-    /** One function, its log group and a role holding exactly its table actions and `secrets`. */
-    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType, props: Partial<NodejsFunctionProps> = {}) => {
+    /** One function, its log group and a role holding exactly its table actions and `secrets`; `own` adjusts its settings. */
+    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType, own: OwnSettings = {}) => {
       const path = `${ROOT}${entry}`
       if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
       const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
       const role = new Role(this, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
       logGroup.grantWrite(role)
       for (const statement of tableStatements(table.tableArn, access)) role.addToPolicy(statement)
-      const environment: Record<string, string> = { ...shared.environment, ...(content === undefined ? {} : { CONTENT_TYPE: content.uid }) }
+      const environment: Record<string, string> = { ...shared.environment, ...(content === undefined ? {} : { CONTENT_TYPE: content.uid }), ...own.environment }
       for (const [variable, secret] of Object.entries(secrets)) {
         environment[variable] = secret.secretArn
         // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
@@ -173,8 +194,8 @@ export class ContentApiStack extends Stack {
       }
       // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
       // The admin function also serves the web interface's stylesheet and script, read from files beside it.
-      const bundling: BundlingOptions = { ...BUNDLING, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
-      const fn = new NodejsFunction(this, id, { ...shared, ...props, entry: path, handler: 'handler', logGroup, role, environment, bundling })
+      const bundling: BundlingOptions = { ...BUNDLING, ...own.bundling, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
+      const fn = new NodejsFunction(this, id, { ...shared, ...own.settings, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
     }
@@ -205,8 +226,21 @@ export class ContentApiStack extends Stack {
     // `/admin` itself is the admin web interface's first page; `/admin/...` the API and the pages.
     route(adminRoot, adminIntegration)
     route(adminRoot.addResource('{proxy+}'), adminIntegration)
+
+    // The media library (content-model.md §19): the only function that may write the bucket.
+    const media = createMediaStorage(this)
+    const upload = createFunction('UploadFunction', 'functions/upload.ts', CONTENT_ACCESS, tokenSecrets, undefined, {
+      environment: { MEDIA_BUCKET: media.bucket.bucketName, MEDIA_URL: media.publicUrl },
+      settings: UPLOAD_SETTINGS,
+      bundling: UPLOAD_BUNDLING,
+    })
+    grantUploads(media.bucket, upload.role as IRole)
+    const uploadIntegration = integrationOf(upload)
+    const uploadRoot = apiRoot.addResource('upload')
+    route(uploadRoot, uploadIntegration)
+    route(uploadRoot.addResource('{proxy+}'), uploadIntegration)
     this.api = api
-    createWebhookDelivery(this, table, removalPolicy, (id, entry, props) => createFunction(id, entry, WEBHOOK_ACCESS, {}, undefined, props))
+    createWebhookDelivery(this, table, removalPolicy, (id, entry, props) => createFunction(id, entry, WEBHOOK_ACCESS, {}, undefined, { settings: props }))
 
     if (settings.waf.rateLimit > 0) createRateLimitAcl(this, api.deploymentStage, settings.waf.rateLimit)
     if (settings.cdn) {
@@ -220,6 +254,7 @@ export class ContentApiStack extends Stack {
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn, description: 'Secrets Manager secret holding the admin token' })
     new CfnOutput(this, 'TokenHashKeySecretArn', { value: tokenHashKey.secretArn, description: 'Secrets Manager secret holding the API token hash key' })
     new CfnOutput(this, 'TableName', { value: table.tableName })
+    new CfnOutput(this, 'MediaUrl', { value: media.publicUrl, description: 'Where uploaded files are served (CloudFront in front of the private media bucket)' })
   }
 }
 

@@ -30,6 +30,8 @@ export function createRestApi(scope: Construct, stage: string, settings: StageSe
     cloudWatchRole: false,
     // List pages of JSON compress well; tiny bodies are not worth the gzip.
     minCompressionSize: Size.kibibytes(1),
+    // Uploads (content-model.md §19): their bodies reach the function as bytes (base64), not as text.
+    binaryMediaTypes: ['multipart/form-data'],
     deployOptions: {
       stageName: stage,
       throttlingRateLimit: throttle.rateLimit,

@@ -12,6 +12,13 @@ import type { SettingsStore, StoredToken } from './storage/settings.js'
 
 export type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'createLocalization' | 'findDrafts' | 'publish'
 export const LIST_LOCALES = 'plugin::i18n.locales.listLocales'
+/** The upload API's actions (content-model.md §19), Strapi's names; the public role holds none by default. */
+export const UPLOAD_ACTIONS = {
+  upload: 'plugin::upload.content-api.upload',
+  find: 'plugin::upload.content-api.find',
+  findOne: 'plugin::upload.content-api.findOne',
+  destroy: 'plugin::upload.content-api.destroy',
+} as const
 export const TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const
 export type TokenType = (typeof TOKEN_TYPES)[number]
 const DAY_MS = 86_400_000
@@ -23,6 +30,7 @@ export function allActions(types: readonly ContentType[]): string[] {
   return [
     ...types.flatMap((type) => actionsOf(type).map((action) => `${type.uid}.${action}`)),
     LIST_LOCALES,
+    ...Object.values(UPLOAD_ACTIONS),
   ]
 }
 
@@ -51,6 +59,8 @@ function readOnlyPermissions(types: readonly ContentType[]): string[] {
   return [
     ...types.flatMap((type) => actionsOf(type).filter((a) => a === 'find' || a === 'findOne' || a === 'findDrafts').map((a) => `${type.uid}.${a}`)),
     LIST_LOCALES,
+    UPLOAD_ACTIONS.find,
+    UPLOAD_ACTIONS.findOne,
   ]
 }
 

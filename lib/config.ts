@@ -36,6 +36,29 @@ export const RestConfigSchema = v.object({
 
 export type RestConfig = v.InferOutput<typeof RestConfigSchema>
 
+/** The four kinds of file a media attribute's `allowedTypes` names (content-model.md §19). */
+export const DEFAULT_ALLOWED_MIME = [
+  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/tiff', 'image/bmp', 'image/svg+xml', 'image/x-icon', 'image/heic',
+  'video/mp4', 'video/webm', 'video/quicktime', 'video/ogg', 'video/x-matroska',
+  'audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/mp4', 'audio/webm',
+  'application/pdf', 'text/plain', 'text/csv', 'application/json', 'application/zip',
+]
+
+export const UploadConfigSchema = v.object({
+  /** `upload.sizeLimit`: the largest file in bytes (the presigned route's limit; direct uploads stay within `maxBodyBytes`). */
+  sizeLimit: v.optional(PositiveInt, 50 * 1024 * 1024),
+  /** `upload.maxBodyBytes`: the largest multipart body of `POST /api/upload` (Lambda takes at most 6 MB, base64 included). */
+  maxBodyBytes: v.optional(PositiveInt, 4 * 1024 * 1024),
+  /** `upload.allowedTypes`: MIME types accepted, decided from the bytes; `type/*` accepts a whole kind. */
+  allowedTypes: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9.+-]+\/([a-z0-9.+-]+|\*)$/))), DEFAULT_ALLOWED_MIME),
+  /** `upload.breakpoints`: the resized copies of an image wider or taller than each (Strapi's defaults). */
+  breakpoints: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*$/)), PositiveInt), { large: 1000, medium: 750, small: 500 }),
+  /** `upload.keepLocation`: keep the EXIF data (GPS location included) of uploaded images; by default it is removed. */
+  keepLocation: v.optional(v.boolean(), false),
+})
+
+export type UploadConfig = v.InferOutput<typeof UploadConfigSchema>
+
 export const ConfigSchema = v.object({
   tableName: v.pipe(v.string(), v.minLength(1)),
   rest: RestConfigSchema,
@@ -43,6 +66,8 @@ export const ConfigSchema = v.object({
   cacheTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
   /** Largest accepted request body in bytes. */
   maxBodyBytes: v.optional(PositiveInt, 1024 * 1024),
+  /** The media library (content-model.md §19). */
+  upload: v.optional(UploadConfigSchema, {}),
   /** The request log and its metrics (AWS Lambda Powertools' settings, by their variables). */
   log: v.optional(v.object({
     serviceName: v.optional(v.pipe(v.string(), v.minLength(1)), 'content-api'),
@@ -95,6 +120,11 @@ const VARIABLES: Record<string, string> = {
   'rest.populate.maxDocuments': 'API_REST_POPULATE_MAX_DOCUMENTS',
   cacheTtlMs: 'CACHE_TTL_MS',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  'upload.sizeLimit': 'UPLOAD_SIZE_LIMIT',
+  'upload.maxBodyBytes': 'UPLOAD_MAX_BODY_BYTES',
+  'upload.allowedTypes': 'UPLOAD_ALLOWED_TYPES',
+  'upload.breakpoints': 'UPLOAD_BREAKPOINTS',
+  'upload.keepLocation': 'UPLOAD_KEEP_LOCATION',
   'log.serviceName': 'POWERTOOLS_SERVICE_NAME',
   'log.logLevel': 'POWERTOOLS_LOG_LEVEL',
   'log.debugSampleRate': 'POWERTOOLS_LOGGER_SAMPLE_RATE',
@@ -131,6 +161,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     if (/^(false|0|no)$/i.test(raw)) return false
     throw new Error(`Invalid configuration: ${name}='${raw}' is not a boolean; set true or false, or unset it`)
   }
+  // `large=1000,medium=750,small=500`; `none` for no resized copies.
+  const breakpoints = (raw: string | undefined): Record<string, number> | undefined => {
+    if (raw === undefined) return undefined
+    if (raw === 'none') return {}
+    const pairs = raw.split(',').map((pair) => pair.trim().split('='))
+    if (pairs.some(([name, size]) => name === undefined || !/^[a-z][a-z0-9_]*$/.test(name) || size === undefined || !/^[1-9]\d*$/.test(size))) {
+      throw new Error(`Invalid configuration: UPLOAD_BREAKPOINTS='${raw}' is not a list of name=pixels; set e.g. large=1000,medium=750,small=500, or none`)
+    }
+    return Object.fromEntries(pairs.map(([name, size]) => [name as string, Number(size)]))
+  }
   const input = {
     tableName: env.TABLE_NAME === undefined || env.TABLE_NAME === '' ? 'content' : env.TABLE_NAME,
     rest: {
@@ -151,6 +191,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     maxBodyBytes: int('MAX_BODY_BYTES'),
+    upload: {
+      sizeLimit: int('UPLOAD_SIZE_LIMIT'),
+      maxBodyBytes: int('UPLOAD_MAX_BODY_BYTES'),
+      allowedTypes: text('UPLOAD_ALLOWED_TYPES')?.split(',').map((type) => type.trim()),
+      breakpoints: breakpoints(text('UPLOAD_BREAKPOINTS')),
+      keepLocation: text('UPLOAD_KEEP_LOCATION') === undefined ? undefined : text('UPLOAD_KEEP_LOCATION') === 'true',
+    },
     log: {
       serviceName: text('POWERTOOLS_SERVICE_NAME'),
       logLevel: text('POWERTOOLS_LOG_LEVEL')?.toUpperCase(),

@@ -58,6 +58,11 @@ export interface Relation {
   readonly mappedBy?: string
   /** Never in an answer, not populatable, filterable or sortable. */
   readonly private?: boolean
+  /**
+   * A media attribute (content-model.md §19): a one-way relation to files (`plugin::upload.file`),
+   * written by file id or documentId, limited to `allowedTypes` (images, videos, audios, files).
+   */
+  readonly media?: { readonly allowedTypes?: readonly string[]; readonly required?: boolean }
 }
 
 /**
@@ -161,9 +166,48 @@ export function sortableFields(type: ContentType): string[] {
   return [...SYSTEM_FIELDS, ...scalars]
 }
 
-/** The type of `uid` among `types`, or undefined. */
+export const FILE_UID = 'plugin::upload.file'
+
+const fileAttribute = (type: AttributeType = 'string'): Attribute => ({ type, localized: false })
+
+/**
+ * Files as documents (content-model.md §19): the type `plugin::upload.file`, stored in the table as
+ * any content type's documents are, not localized, without drafts, with Strapi's file attributes in
+ * its order (the scalar ones get slot indexes: `mime`, `name`, `size`, ...). It is not one of the
+ * deployment's types (no `/api/<plural>` routes: the upload API's, lib/media/), but relations
+ * (media attributes) target it.
+ */
+export const FILE_TYPE: ContentType = {
+  uid: FILE_UID,
+  kind: 'collection',
+  singularName: 'file',
+  pluralName: 'files',
+  displayName: 'File',
+  localized: false,
+  draftAndPublish: false,
+  attributes: {
+    name: fileAttribute(),
+    alternativeText: fileAttribute('text'),
+    caption: fileAttribute('text'),
+    width: fileAttribute('integer'),
+    height: fileAttribute('integer'),
+    formats: fileAttribute('json'),
+    hash: fileAttribute(),
+    ext: fileAttribute(),
+    mime: fileAttribute(),
+    size: fileAttribute('float'),
+    url: fileAttribute('text'),
+    previewUrl: fileAttribute('text'),
+    provider: fileAttribute(),
+    provider_metadata: fileAttribute('json'),
+  },
+  relations: {},
+  components: {},
+}
+
+/** The type of `uid` among `types` (or the file type, which media attributes target), or undefined. */
 export function typeByUid(types: readonly ContentType[], uid: string): ContentType | undefined {
-  return types.find((type) => type.uid === uid)
+  return uid === FILE_UID ? FILE_TYPE : types.find((type) => type.uid === uid)
 }
 
 /** The owning side of a relation: it stores the links (every side without `mappedBy`). */

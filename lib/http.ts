@@ -16,6 +16,8 @@ import type { Version, VersionTag } from './storage/items.js'
 export interface AppLimits {
   readonly maxBodyBytes: number
   readonly rest: { readonly maxResponseBytes: number }
+  /** The media library's limits: multipart bodies of `POST /api/upload`, and presigned PUTs served locally (`/uploads/`). */
+  readonly upload?: { readonly maxBodyBytes: number; readonly sizeLimit: number }
   /** The request log's settings (defaults when absent). */
   readonly log?: LogSettings
 }
@@ -32,14 +34,14 @@ const EXPOSED_HEADERS = CORS.exposeHeaders.join(',')
  * handler of a mounted app that has an error handler of its own in one more composition).
  */
 export function createBaseApp(limits: AppLimits, log?: LogWriter | false, mounted = false): Hono {
-  const { maxBodyBytes, rest } = limits
+  const { maxBodyBytes, rest, upload } = limits
   const app = new Hono()
   if (mounted) return app
   app.onError((error, c) => renderError(c, error))
   app.notFound((c) => renderError(c, notFound()))
   // `false`: no request log at all (the admin interface's in-process requests, logged by the page's).
   if (log !== false) app.use('*', requestLog(log, limits.log))
-  app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes))
+  app.use('*', corsAndLimits(maxBodyBytes, rest.maxResponseBytes, upload))
   return app
 }
 
@@ -53,7 +55,7 @@ const RESPONSE_LIMIT = 'maxResponseBytes'
  * hono/cors sets them on `c.res`, a placeholder Response that Hono then copies into the answer,
  * two more Response objects a request.
  */
-function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number): MiddlewareHandler {
+function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number, upload?: AppLimits['upload']): MiddlewareHandler {
   return (c, next) => {
     // Preflights are answered by the route's own OPTIONS handler (allowOnly), with its methods only.
     if (c.req.method !== 'OPTIONS') {
@@ -61,7 +63,8 @@ function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number): Middlewa
       c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
     }
     const length = c.req.header('content-length')
-    if (length !== undefined && Number(length) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
+    const limit = upload === undefined ? maxBodyBytes : c.req.path === '/api/upload' ? upload.maxBodyBytes : c.req.path.startsWith('/uploads/') ? upload.sizeLimit : maxBodyBytes
+    if (length !== undefined && Number(length) > limit) throw payloadTooLarge(limit)
     c.set(RESPONSE_LIMIT, maxResponseBytes)
     return next()
   }

@@ -5,6 +5,7 @@ import { createLocalesApp } from './admin-app.js'
 import { createAdminSite } from './admin-ui/site.js'
 import { createContentApp } from './content-app.js'
 import { createBaseApp, json } from './http.js'
+import { createUploadApp } from './media/upload-app.js'
 import type { LogWriter } from './observability/request-log.js'
 import type { Services } from './services.js'
 
@@ -26,10 +27,10 @@ function cachedHealth(check: () => Promise<void>, ttlMs: number, clock: () => nu
 }
 
 /**
- * Every content type, `/api/i18n/locales`, `/admin/*` (the admin API and web interface) and `GET /_health` (200 when DynamoDB
- * answers, 503 in the envelope when it cannot be reached) in one app, logging each request to `log`.
+ * Every content type, the upload API when the process has a blob store, `/api/i18n/locales`, `/admin/*` (the admin API and web interface) and `GET /_health` (200 when DynamoDB
+ * answers, 503 in the envelope when it cannot be reached) and `extra` apps in one app, logging each request to `log`.
  */
-export function createServerApp(services: Services, log?: LogWriter): Hono {
+export function createServerApp(services: Services, log?: LogWriter, extra: readonly Hono[] = []): Hono {
   const app = createBaseApp(services.config, log)
   const healthy = cachedHealth(() => services.access.checkReachable(), HEALTH_TTL_MS)
   app.get('/_health', async (c) => {
@@ -40,5 +41,8 @@ export function createServerApp(services: Services, log?: LogWriter): Hono {
   app.route('/', createLocalesApp(services, true))
   app.route('/', createAdminSite(services, true))
   for (const type of services.types) app.route('/', createContentApp(type, services, true))
+  if (services.media !== undefined) app.route('/', createUploadApp(services, services.media, true))
+  // A local server's own routes (the stored files at /uploads/, lib/local/uploads.ts).
+  for (const routes of extra) app.route('/', routes)
   return app
 }

@@ -5,6 +5,7 @@ import { AccessService } from './access.js'
 import type { Config } from './config.js'
 import type { ContentType } from './content-types.js'
 import { LocaleService } from './locales.js'
+import type { BlobStore, Media } from './media/blobs.js'
 import { DocumentStore } from './storage/documents.js'
 import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
@@ -39,10 +40,12 @@ export interface Services {
   /** Webhook settings, their delivery log, and single attempts (integration.md §20). */
   readonly webhooks: WebhookService
   readonly adminToken: string | undefined
+  /** The media library's blob store and limits; undefined in a process that takes no uploads (a content function). */
+  readonly media: Media | undefined
 }
 
 /** Wires the stores and services of one process serving `types`. */
-export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets, types: readonly ContentType[], resolver?: Resolver): Services {
+export function createServices(db: DynamoDBDocumentClient, config: Config, secrets: Secrets, types: readonly ContentType[], blobs?: BlobStore, resolver?: Resolver): Services {
   const settings = new SettingsStore(db, config.tableName)
   const locales = new LocaleService(settings, types, config.cacheTtlMs)
   const documents = new DocumentStore(db, config.tableName, locales)
@@ -57,5 +60,6 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
     webhooks: new WebhookService(new WebhookStore(db, config.tableName), config.webhooks, resolver),
     adminToken: secrets.adminToken,
+    media: blobs === undefined ? undefined : { blobs, config: config.upload },
   }
 }

@@ -36,12 +36,17 @@ function makeLayout(types: readonly ContentType[]): { rows: Row[]; columns: stri
     return { key: type.uid, label: displayNameOf(type), actions }
   })
   const claimed = new Set(rows.flatMap((row) => [...row.actions.values()]))
+  // Other actions (a plugin's) share a row per prefix: `plugin::upload.content-api.find` and `.upload` are one row.
+  const others = new Map<string, Map<string, string>>()
   for (const name of known.filter((action) => !claimed.has(action))) {
     const at = name.lastIndexOf('.')
     const column = name.slice(at + 1)
     if (!columns.includes(column)) columns.push(column)
-    rows.push({ key: name, label: name.slice(0, at).replace(/^plugin::/, ''), actions: new Map([[column, name]]) })
+    const prefix = name.slice(0, at)
+    if (!others.has(prefix)) others.set(prefix, new Map())
+    others.get(prefix)?.set(column, name)
   }
+  for (const [prefix, actions] of others) rows.push({ key: prefix, label: prefix.replace(/^plugin::/, ''), actions })
   return { rows, columns }
 }
 

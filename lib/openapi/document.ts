@@ -3,7 +3,7 @@
 // directly. The public one describes what callers without the admin token can reach; the admin
 // one, served only to the admin token, adds the administration API.
 import type { Config } from '../config.js'
-import { routeName, type ContentType } from '../content-types.js'
+import { FILE_TYPE, routeName, type ContentType } from '../content-types.js'
 import { adminPaths, adminSchemas, localeListPaths, OPTIONAL_API_TOKEN, securitySchemes } from './admin.js'
 import { filterSchemas, sharedParameters, typeParameters } from './parameters.js'
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
@@ -175,6 +175,8 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
         ...sharedSchemas(config.rest),
         ...Object.assign({}, ...types.flatMap((type) => [contentTypeSchemas(type, config.rest, types), filterSchemas(type)])),
         ...componentSchemas(types),
+        // A populated media attribute is a file (content-model.md §19).
+        File: contentTypeSchemas(FILE_TYPE, config.rest)[typeName(FILE_TYPE)],
         ...adminSchemas(types),
         ...errors.schemas,
       },

@@ -3,7 +3,7 @@
 // document a path names). Nothing here knows HTTP: the routes (lib/content-app.ts), the admin
 // interface and later importers and webhook payloads call the operations alike.
 import type { Caller } from '../access.js'
-import { typeByUid, type ContentType } from '../content-types.js'
+import { FILE_UID, typeByUid, type ContentType } from '../content-types.js'
 import { ApiError, notFound } from '../errors.js'
 import { WILDCARD } from '../locales.js'
 import type { Services } from '../services.js'
@@ -68,9 +68,9 @@ export function bodyStatusOf(type: ContentType): Status {
   return type.draftAndPublish ? 'draft' : 'published'
 }
 
-/** What `who` may read through relations in `status` (populate, filters). */
+/** What `who` may read through relations in `status` (populate, filters); files through media attributes, as in Strapi, always. */
 export function readable(who: Caller, status: Status): (target: ContentType) => boolean {
-  return (target) => who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts'))
+  return (target) => target.uid === FILE_UID || (who.holds(target, 'find') && (status !== 'draft' || !target.draftAndPublish || who.holds(target, 'findDrafts')))
 }
 
 /**

@@ -1,7 +1,8 @@
 // A write's body as an operation reads it: attributes, derived uids and relation operations,
-// checked before anything is written (content-model.md §14, §16).
+// checked before anything is written (content-model.md §14, §16, §19).
 import { hashPasswords, parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
 import { writeWithDerivedUids, type DerivedUid } from '../derived-uids.js'
+import { checkRequiredMedia, resolveMediaValues } from '../media/links.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from '../relations/write.js'
 import { checkComponentTargets, checkTargets } from '../relations/targets.js'
 import type { Version } from '../storage/items.js'
@@ -23,7 +24,11 @@ export interface WriteBody {
 export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, locale: string, publish: boolean, current?: Version): Promise<WriteBody> {
   const { type, services } = scope
   const attributes = parseBody(body, type, mode, { draft: type.draftAndPublish && !publish })
-  const links = parseLinkOps((body as { data: Record<string, unknown> }).data, type)
+  // Media attributes name files by id or documentId: their documentIds from here on (content-model.md §19).
+  const data = await resolveMediaValues(services, type, (body as { data: unknown }).data)
+  // A draft may lack required media, as any required attribute (§15).
+  if (!type.draftAndPublish || publish) checkRequiredMedia(type, data, mode === 'create')
+  const links = parseLinkOps(data as Record<string, unknown>, type)
   // Links that cannot apply to the version as read (a position relative to a target not linked,
   // too many) are a 400 before ids are drawn; the write applies them again to what it reads.
   resolveLinks(type, links, current, services.config.rest.relations.maxLinks)

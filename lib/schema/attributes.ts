@@ -3,7 +3,7 @@
 // ignored), `customField` attributes as their base type, relations, and component attributes
 // (whose uids are resolved by the caller). Every problem names the key path.
 import * as v from 'valibot'
-import { NUMBER_TYPES, SCALAR_TYPES, type Attribute, type AttributeType, type Relation, type RelationKind } from '../content-types.js'
+import { FILE_UID, NUMBER_TYPES, SCALAR_TYPES, type Attribute, type AttributeType, type Relation, type RelationKind } from '../content-types.js'
 import { RESERVED_NAMES } from '../table.js'
 import { attributeValueSchema } from './values.js'
 
@@ -18,7 +18,8 @@ export type Fail = (path: string, problem: string) => never
 export const SUPPORTED: readonly AttributeType[] = ['string', 'text', 'richtext', 'blocks', 'email', 'uid', 'enumeration', 'integer',
   'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'json', 'password']
 const NOT_YET: Readonly<Record<string, string>> = {
-  media: 'media attributes are not supported yet',
+  // At top level media attributes are read by readMedia (model.ts); inside components not yet.
+  media: 'media attributes are not supported inside components yet',
 }
 
 /**
@@ -202,6 +203,58 @@ export function readRelation(name: string, raw: Record<string, unknown>, fail: F
     ...(options.inversedBy === undefined ? {} : { inversedBy: options.inversedBy }),
     ...(options.mappedBy === undefined ? {} : { mappedBy: options.mappedBy }),
     ...(options.private === true ? { private: true } : {}),
+  }
+}
+
+const MEDIA_KINDS = ['images', 'videos', 'audios', 'files'] as const
+/** A media attribute's keys (content-model.md §19); admin-panel ones accepted and ignored. */
+const MediaSchema = v.strictObject({
+  type: v.literal('media'),
+  multiple: v.optional(Flag),
+  required: v.optional(Flag),
+  allowedTypes: v.optional(v.array(v.picklist(MEDIA_KINDS, `must list some of ${MEDIA_KINDS.join(', ')}`), 'must be an array')),
+  private: v.optional(Flag),
+  configurable: v.optional(Flag),
+  visible: v.optional(Flag),
+  pluginOptions: v.optional(v.record(v.string(), v.unknown())),
+})
+/** Strapi's polymorphic links to files, read as media attributes (content-model.md §19). */
+const MorphMediaSchema = v.strictObject({
+  type: v.literal('relation'),
+  relation: v.picklist(['morphOne', 'morphMany']),
+  target: v.literal(FILE_UID),
+  morphBy: v.optional(v.string()),
+  private: v.optional(Flag),
+  configurable: v.optional(Flag),
+  visible: v.optional(Flag),
+  pluginOptions: v.optional(v.record(v.string(), v.unknown())),
+})
+
+/** True for a media attribute's declaration, or a morph relation to files (read as one). */
+export function isMediaDeclaration(raw: Record<string, unknown>): boolean {
+  return raw.type === 'media' || (raw.type === 'relation' && raw.target === FILE_UID)
+}
+
+/**
+ * Checks one media attribute (or a morph relation to files) and returns it as the one-way relation
+ * to `plugin::upload.file` it is stored as: a file's documentId, or for `multiple` their list in
+ * display order. A function of the declaration alone, so a media attribute inside a component can
+ * be read the same way.
+ */
+export function readMedia(name: string, raw: Record<string, unknown>, fail: Fail, prefix = 'attributes'): Relation {
+  const at = `${prefix}.${name}`
+  checkName(name, at, fail)
+  const morph = raw.type === 'relation'
+  const parsed = v.safeParse(morph ? MorphMediaSchema : MediaSchema, raw)
+  if (!parsed.success) fail('', describe(parsed.issues, [...prefix.split('.'), name]))
+  const options = parsed.output as { multiple?: boolean; required?: boolean; allowedTypes?: string[]; private?: boolean; relation?: string }
+  const many = morph ? options.relation === 'morphMany' : options.multiple === true
+  return {
+    relation: many ? 'manyWay' : 'oneWay',
+    target: FILE_UID,
+    many,
+    ...(options.private === true ? { private: true } : {}),
+    media: { ...(options.allowedTypes === undefined ? {} : { allowedTypes: options.allowedTypes }), ...(options.required === true ? { required: true } : {}) },
   }
 }
 

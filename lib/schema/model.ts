@@ -2,8 +2,8 @@
 // the caller reads the file; every problem is a SchemaError of one line naming the file and the
 // key path, so start-up and `cdk synth` stop with a message a person can act on.
 import * as v from 'valibot'
-import { SEARCHABLE_TEXT_TYPES, type Attribute, type ContentType, type Relation, type RelationKind } from '../content-types.js'
-import { describe, PluginOptions, readAttribute, readComponentRef, readRelation, SchemaError, type ComponentRef } from './attributes.js'
+import { FILE_UID, SEARCHABLE_TEXT_TYPES, type Attribute, type ContentType, type Relation, type RelationKind } from '../content-types.js'
+import { describe, isMediaDeclaration, PluginOptions, readAttribute, readComponentRef, readMedia, readRelation, SchemaError, type ComponentRef } from './attributes.js'
 import type { ComponentRegistry } from './components.js'
 
 export { SchemaError }
@@ -63,6 +63,8 @@ export function checkRelations(types: readonly ContentType[], fileOf: (type: Con
       const fail = (problem: string): never => {
         throw new SchemaError(`${fileOf(type)}: attributes.${name}: ${problem}`)
       }
+      // Media attributes link files, which every deployment has.
+      if (relation.target === FILE_UID) continue
       const target = types.find((candidate) => candidate.uid === relation.target)
       if (target === undefined) fail(`target '${relation.target}' is not a content type of this deployment (${types.map((t) => t.uid).join(', ')})`)
       const otherName = relation.inversedBy ?? relation.mappedBy
@@ -111,7 +113,8 @@ export function readSchema(source: SchemaSource, json: unknown, options: ReadOpt
   const relations: Record<string, Relation> = {}
   const refs: Record<string, ComponentRef> = {}
   for (const [name, raw] of Object.entries(file.attributes)) {
-    if (raw.type === 'relation') relations[name] = readRelation(name, raw, fail)
+    if (isMediaDeclaration(raw)) relations[name] = readMedia(name, raw, fail)
+    else if (raw.type === 'relation') relations[name] = readRelation(name, raw, fail)
     else if (raw.type === 'component' || raw.type === 'dynamiczone') refs[name] = readComponentRef(name, raw, context)
     else attributes[name] = readAttribute(name, raw, context)
   }

@@ -9,7 +9,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { ownedRelations, type ContentType } from '../content-types.js'
-import { ATTR, HEAD, META, type PublicationState, type Status } from '../table.js'
+import { ATTR, HEAD, INDEX, META, listKey, type PublicationState, type Status } from '../table.js'
 import { batchGetItems, conditionalWrite, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type Group, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
@@ -176,6 +176,22 @@ export class DocumentStore {
         queued.push({ type, keys: valid, resolve, reject })
       })
     }
+  }
+
+  /**
+   * The version of `type` whose id is `id` in `list`, through the `byId` index (eventually
+   * consistent: a version written a moment ago may not be there yet); undefined when none.
+   */
+  async versionById(type: ContentType, list: string, id: number): Promise<Version | undefined> {
+    const { Items } = await guarded(() => this.db.send(new QueryCommand({
+      TableName: this.tableName,
+      IndexName: INDEX.byId,
+      KeyConditionExpression: '#lk = :lk AND #id = :id',
+      ExpressionAttributeNames: { '#lk': ATTR.listKey, '#id': ATTR.id },
+      ExpressionAttributeValues: { ':lk': listKey(type.uid, list), ':id': id },
+    })))
+    const [item] = await settlePending(this.db, this.tableName, Items ?? [])
+    return item === undefined ? undefined : itemToVersion(type, item)
   }
 
   /**

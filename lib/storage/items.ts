@@ -1,7 +1,7 @@
 // Mapping between stored items and API documents, and the small pieces of DynamoDB syntax the
 // document store builds (keys, update expressions).
 import type { Attributes } from '../body.js'
-import { isPrivate, ownedRelations, publicAttributes, type ContentType } from '../content-types.js'
+import { FILE_UID, isPrivate, ownedRelations, publicAttributes, type ContentType } from '../content-types.js'
 import { payloadTooLarge } from '../errors.js'
 import { collatorFor } from '../query/sort.js'
 import { ATTR, HEAD, META, indexedFields, listKey, parseList, publicationList, servedList, slotKey, versionList, type PublicationState, type Status } from '../table.js'
@@ -208,7 +208,8 @@ export function toDocument(type: ContentType, version: Version): Record<string, 
   document.createdAt = version.createdAt
   document.updatedAt = version.updatedAt
   document.publishedAt = version.publishedAt
-  document.locale = version.locale
+  // Files are shown in Strapi's shape, which has no locale (content-model.md §19).
+  if (type.uid !== FILE_UID) document.locale = version.locale
   return document
 }
 

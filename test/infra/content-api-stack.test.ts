@@ -77,7 +77,7 @@ describe('the dev stack', () => {
   })
 
   describe('functions', () => {
-    const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
+    const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts', 'functions/upload.ts']
 
     it('has one function per content type plus the locales and admin functions', () => {
       expect(ofType(synthed.resources, 'AWS::Lambda::Function')).toHaveLength(entries.length)
@@ -112,6 +112,8 @@ describe('the dev stack', () => {
         API_REST_POPULATE_MAX_DOCUMENTS: '1000',
         // A content function serves the type its schema file declares.
         ...(entry.startsWith('functions/content.ts#') ? { CONTENT_TYPE: shippedTypes.find((type) => entry.endsWith(`#${type.singularName}`))?.uid } : {}),
+        // The upload function stores files in the media bucket, served by the media distribution.
+        ...(entry === 'functions/upload.ts' ? { MEDIA_BUCKET: { Ref: synthed.childId('MediaBucket') }, MEDIA_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [synthed.childId('MediaCdn'), 'DomainName'] }]] } } : {}),
       })
       const logGroupId = fn.LoggingConfig.LogGroup.Ref
       expect(synthed.resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } })
@@ -143,6 +145,8 @@ describe('the dev stack', () => {
       expected.push(`ANY /api/openapi.json -> ${synthed.logicalId('functions/locales.ts')}`)
       expected.push(`ANY /admin -> ${synthed.logicalId('functions/admin.ts')}`)
       expected.push(`ANY /admin/{proxy+} -> ${synthed.logicalId('functions/admin.ts')}`)
+      expected.push(`ANY /api/upload -> ${synthed.logicalId('functions/upload.ts')}`)
+      expected.push(`ANY /api/upload/{proxy+} -> ${synthed.logicalId('functions/upload.ts')}`)
       expect(routes(synthed.resources)).toEqual(expected.sort())
     })
 

@@ -22,9 +22,9 @@ export function synth(stage: string, context: Record<string, unknown> = {}, outd
     if (fn === undefined) throw new Error(`no function for ${entry}`)
     return stack.getLogicalId(fn.node.defaultChild as CfnFunction)
   }
-  /** The logical id of the secret construct `id` (AdminTokenSecret, TokenHashKeySecret). */
-  const secretId = (id: string) => stack.getLogicalId(stack.node.findChild(id).node.defaultChild as CfnSecret)
-  return { app, stack, template, resources: template.toJSON().Resources as Resources, logicalId, secretId }
+  /** The logical id of the stack's construct `id` (AdminTokenSecret, TokenHashKeySecret, MediaBucket, MediaCdn...). */
+  const childId = (id: string) => stack.getLogicalId(stack.node.findChild(id).node.defaultChild as CfnSecret)
+  return { app, stack, template, resources: template.toJSON().Resources as Resources, logicalId, secretId: childId, childId }
 }
 
 export function ofType(resources: Resources, type: string) {

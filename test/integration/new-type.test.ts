@@ -89,14 +89,14 @@ describe('a new schema file', () => {
 })
 
 describe('a bad schema file', () => {
-  const broken = () => typesFolder({ review: { ...REVIEW, attributes: { ...REVIEW.attributes, cover: { type: 'media', multiple: false } } } })
+  const broken = () => typesFolder({ review: { ...REVIEW, attributes: { ...REVIEW.attributes, cover: { type: 'media', allowedTypes: ['pictures'] } } } })
 
   it('stops npm start with one line naming the file and the key, exit code 1, before DynamoDB', async () => {
     const outcome = await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts'], {
       env: { ...process.env, CONTENT_TYPES_DIR: broken(), DYNAMODB_ENDPOINT: '', PORT: '0' }, timeout: 30_000,
     }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
     expect(outcome.code).toBe(1)
-    expect(outcome.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot start: .*review\/schema\.json: attributes\.cover\.type: 'media' is not supported/)])
+    expect(outcome.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot start: .*review\/schema\.json: attributes\.cover\.allowedTypes\.0: must list some of/)])
   })
 
   it('stops the CDK app (cdk synth) the same way', async () => {
@@ -104,6 +104,6 @@ describe('a bad schema file', () => {
       env: { ...process.env, CONTENT_TYPES_DIR: broken(), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'cdk-out-')) }, timeout: 60_000,
     }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
     expect(outcome.code).toBe(1)
-    expect(outcome.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot synthesize: .*review\/schema\.json: attributes\.cover\.type: 'media' is not supported/)])
+    expect(outcome.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot synthesize: .*review\/schema\.json: attributes\.cover\.allowedTypes\.0: must list some of/)])
   })
 })

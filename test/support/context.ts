@@ -18,6 +18,7 @@ import { ensureTable } from '../../lib/storage/schema.js'
 import { assertLoopback } from './loopback.js'
 import { shippedTypes } from './types.js'
 import type { ContentType } from '../../lib/content-types.js'
+import type { BlobStore } from '../../lib/media/blobs.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 /** The API token hash key of every test context: a secret of its own, as in production. */
@@ -44,6 +45,7 @@ export async function createTestContext(
   overrides: Partial<Omit<Config, 'rest'>> & { rest?: Partial<Config['rest']> } = {},
   clientConfig: Partial<DynamoDBClientConfig> = {},
   types: readonly ContentType[] = shippedTypes,
+  blobs?: BlobStore,
 ): Promise<TestContext> {
   const endpoint = dynamoEndpoint()
   assertLoopback(endpoint)
@@ -54,7 +56,7 @@ export async function createTestContext(
   const setup = createDocumentClient({ region: 'us-east-1', endpoint })
   await ensureTable(setup, config.tableName)
   await createServices(setup, config, secrets, types).access.ensurePublicRole()
-  const services = createServices(db, config, secrets, types)
+  const services = createServices(db, config, secrets, types, blobs)
   const app = createServerApp(services, () => undefined)
 
   const request = requestsTo(app)

@@ -143,7 +143,9 @@ describe('refusing a bad schema file with one line naming the file and the key p
   it.each([
     ['a component no components folder declares', valid({ seo: { type: 'component', component: 'shared.seo' } }), /thing\/schema\.json: attributes\.seo\.component: unknown component 'shared\.seo' \(components: none found in /],
     ['a dynamic zone listing no component', valid({ blocks: { type: 'dynamiczone', components: [] } }), /attributes\.blocks\.components: must list at least one component/],
-    ['a media attribute', valid({ cover: { type: 'media' } }), /attributes\.cover\.type: 'media' is not supported/],
+    ['a media attribute allowing an unknown kind of file', valid({ cover: { type: 'media', allowedTypes: ['pictures'] } }), /attributes\.cover\.allowedTypes\.0: must list some of images, videos, audios, files/],
+    ['a media attribute with an unknown key', valid({ cover: { type: 'media', multipel: true } }), /attributes\.cover\.multipel: unknown key/],
+    ['a morph relation to another type than files', valid({ related: { type: 'relation', relation: 'morphMany', target: 'api::thing.thing' } }), /attributes\.related\.relation: must be one of/],
     ['an unknown attribute type', valid({ x: { type: 'colour' } }), /attributes\.x\.type: unknown attribute type 'colour'/],
     ['an unknown attribute key', valid({ title: { type: 'string', maxLenght: 3 } }), /attributes\.title\.maxLenght: unknown key/],
     ['an unknown top-level key', valid(undefined, { kinds: 'x' }), /thing\/schema\.json: kinds: unknown key/],
