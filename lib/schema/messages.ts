@@ -10,10 +10,20 @@ export function printValue(value: unknown): string {
     if (typeof item === 'string') return `"${item}"`
     return undefined
   }
-  return simple(value) ?? JSON.stringify(value, function (this: Record<string, unknown>, key, item: unknown) {
-    return simple(this[key]) ?? item
-  }, 2)
+  try {
+    const printed = simple(value) ?? JSON.stringify(value, function (this: Record<string, unknown>, key, item: unknown) {
+      return simple(this[key]) ?? item
+    }, 2)
+    // The caller's value, in a message: bounded, as the body it came from is only by its bytes.
+    return printed.length <= MAX_PRINTED ? printed : `${printed.slice(0, MAX_PRINTED)}…`
+  } catch {
+    // Nested deeper than JSON.stringify's stack allows (a hostile body): a 400 still, never a 500.
+    return '(a value nested too deeply to show)'
+  }
 }
+
+/** The longest value a message shows. */
+const MAX_PRINTED = 200
 
 /** The yup type Strapi checks an attribute's values against, where it checks one. */
 function yupType(attribute: Attribute): string | undefined {

@@ -129,10 +129,10 @@ describe('components and dynamic zones', () => {
   })
 
   it.each([
-    ['a nested attribute of the wrong type', { blocks: [text('a'), hero('b'), { __component: 'blocks.hero', heading: 3 }] }, ['blocks', 2, 'heading'], 'blocks[2].heading must be a string'],
+    ['a nested attribute of the wrong type', { blocks: [text('a'), hero('b'), { __component: 'blocks.hero', heading: 3 }] }, ['blocks', 2, 'heading'], 'blocks[2].heading must be a `string` type, but the final value was: `3`.'],
     ['a missing required nested attribute', { blocks: [{ __component: 'blocks.hero' }] }, ['blocks', 0, 'heading'], 'blocks[0].heading must be defined'],
     ['a nested component beyond its max', { blocks: [hero('a', { ctas: [{ text: '1' }, { text: '2' }, { text: '3' }] })] }, ['blocks', 0, 'ctas'], 'blocks[0].ctas must contain at most 2 items'],
-    ['a regex inside a nested component', { blocks: [hero('a', { ctas: [{ text: 'x', url: 'ftp://x' }] })] }, ['blocks', 0, 'ctas', 0, 'url'], 'blocks[0].ctas[0].url must match the format ^(https?://|/)'],
+    ['a regex inside a nested component', { blocks: [hero('a', { ctas: [{ text: 'x', url: 'ftp://x' }] })] }, ['blocks', 0, 'ctas', 0, 'url'], 'blocks[0].ctas[0].url must match the following: "/^(https?:\\/\\/|\\/)/"'],
     ['a zone entry without __component', { blocks: [{ heading: 'x' }] }, ['blocks', 0, '__component'], 'blocks[0].__component must be defined: one of blocks.hero, blocks.text, blocks.related'],
     ['a zone entry of a component the zone does not list', { blocks: [{ __component: 'shared.seo', metaTitle: 'x' }] }, ['blocks', 0, '__component'], "blocks[0].__component: 'shared.seo' is not one of the components of blocks (blocks.hero, blocks.text, blocks.related)"],
     ['an unknown key inside a component', { seo: { metaTitle: 'x', colour: 'red' }, blocks: [hero('a')] }, ['seo', 'colour'], 'Invalid key colour'],
