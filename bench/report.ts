@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Summary } from './measure.js'
 import { capacityTable } from './capacity-report.js'
 import type { BenchResults, KindResult, SizeResult } from './results.js'
+import type { WebhookCost } from './webhooks.js'
 
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)).toLocaleString('en-US') : '-')
 const READ_ALL = 'read every document (reference, no app; N times the cost per document past 10,000)'
@@ -47,7 +48,7 @@ function sizeTable(size: SizeResult): string[] {
 }
 
 export function markdown(results: BenchResults): string {
-  const { sizes, coldStarts, targets, environment, settings, fallback } = results
+  const { sizes, coldStarts, targets, environment, settings, fallback, webhooks } = results
   const capacityRows = [...kindsOf(sizes).map((k) => ({ label: k.label, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)?.app.rcu.median ?? Number.NaN) })),
     { label: READ_ALL, values: readAllRcu(sizes) }]
   const bare = coldStarts.find((c) => c.name === 'bare')
@@ -99,7 +100,25 @@ export function markdown(results: BenchResults): string {
     '|---|--:|--:|--:|--:|--:|--:|--:|',
     ...coldStarts.map((c) => `| ${c.name} | ${fmt(c.bytes / 1000, 1)} | ${fmt(c.mapBytes / 1000, 1)} | ${fmt(c.mainFirstBytes / 1000, 1)} | ${fmt(c.importMs, 0)} | ${fmt(c.firstRequestMs, 0)} | ${fmt(c.totalMs, 0)} | ${fmt(c.totalMs / (bare?.totalMs ?? Number.NaN))} |`),
     '',
+    ...(webhooks === undefined ? [] : webhookSection(webhooks)),
   ].join('\n')
+}
+
+function webhookSection(w: WebhookCost): string[] {
+  const row = (name: string, side: WebhookCost['off']) => `| ${name} | ${fmt(side.p50, 1)} | ${fmt(side.p99, 1)} | ${fmt(side.calls)} | ${fmt(side.wcu)} |`
+  return [
+    '## Webhooks (bench/webhooks.ts)',
+    '',
+    `${fmt(w.writesPerSide, 0)} creates each way, in alternating blocks of 20; "on": a webhook subscribed and npm start's stream consumer delivering in the same process.`,
+    '',
+    '| creates | p50 ms | p99 ms | DynamoDB calls | WCU reported |',
+    '|---|--:|--:|--:|--:|',
+    row('webhooks off', w.off),
+    row('webhooks on', w.on),
+    '',
+    `p50 on / off: ${fmt(w.on.p50 / w.off.p50)}. From a write's answer to its delivery at a local receiver: p50 ${fmt(w.delay.p50, 0)} ms, p99 ${fmt(w.delay.p99, 0)} ms (${fmt(w.delay.delivered, 0)} delivered; the consumer polls an idle shard every ${fmt(w.pollMs, 0)} ms).`,
+    '',
+  ]
 }
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#bcbd22', '#7f7f7f', '#393b79', '#000000']

@@ -2,6 +2,7 @@
 import type { ColdResult } from './cold-start.js'
 import type { Modelled } from './capacity-probe.js'
 import type { Summary } from './measure.js'
+import type { WebhookCost } from './webhooks.js'
 
 export interface KindResult {
   readonly kind: string
@@ -46,6 +47,8 @@ export interface BenchResults {
   /** Fallback chains (es-MX → es → en) on a table of their own, against plain reads and writes there. */
   readonly fallback: FallbackResult
   readonly coldStarts: ColdResult[]
+  /** A write's cost with and without webhooks, and the delay to delivery (bench/webhooks.ts). */
+  readonly webhooks?: WebhookCost
   readonly targets: Verdict[]
   readonly seconds: number
 }

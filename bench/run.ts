@@ -27,6 +27,7 @@ import { checkRegistration, seedArticles } from './seed.js'
 import { seedRelations } from './relations.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
+import { measureWebhooks } from './webhooks.js'
 
 /** Versions per locale; `BENCH_SIZES=1000,10000` gives a quicker run (at least two sizes). */
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
     const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, TOKEN_HASH_SECRET, AWS_REGION: REGION }
     const coldStarts = chosen('cold') ? await measureColdStarts(COLD_TARGETS, env, COLD_RUNS) : []
     log('cold starts measured')
+    const webhooks = chosen('webhooks') ? await measureWebhooks(local.endpoint, 200, log) : undefined
 
     const all = evaluateTargets(sizes, fallback, coldStarts)
     // A focused run judges what it measured: the targets of kinds it skipped would read "not measured".
@@ -134,6 +136,7 @@ async function main(): Promise<void> {
       sizes,
       fallback,
       coldStarts,
+      webhooks,
       targets,
       seconds: Number((performance.now() / 1000).toFixed(1)),
     }

@@ -3,7 +3,7 @@
 // per event and enabled webhook that subscribes to it. A message's id is derived from the record
 // and the webhook, so a batch read twice (a retry, a restart) makes the same `webhook-id`s.
 import { createHash } from 'node:crypto'
-import type { ContentType } from '../content-types.js'
+import { FILE_UID, type ContentType } from '../content-types.js'
 import type { StoredWebhook } from '../storage/webhooks.js'
 import { entryEventOf, versionChangeOf, type Neighbours, type StreamChange, type VersionChange } from './events.js'
 import type { Message } from './messages.js'
@@ -31,7 +31,9 @@ export async function messagesOf(records: readonly ConsumerRecord[], types: read
   for (const [position, record] of records.entries()) {
     const change = versionChangeOf(record, types)
     if (change === undefined) continue
-    const targets = enabled.filter((webhook) => webhook.events.some((event) => event.startsWith('entry.')))
+    // Naming an event may read the table: only when some webhook takes events of its family.
+    const family = change.type.uid === FILE_UID ? 'media.' : 'entry.'
+    const targets = enabled.filter((webhook) => webhook.events.some((event) => event.startsWith(family)))
     if (targets.length === 0) continue
     const event = await entryEventOf(change, neighboursIn(records, position, current), record.createdAt ?? new Date().toISOString())
     const body = JSON.stringify(event.body)

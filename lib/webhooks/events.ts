@@ -3,7 +3,7 @@
 // item images and never from a request. Only version items count: heads, served copies (`~`),
 // counters and settings (`#...`) are not versions, and a version item rewritten without a new
 // revision (a publication-state move, a wide write's mark, a reindex) is no change of content.
-import type { ContentType } from '../content-types.js'
+import { FILE_UID, typeByUid, type ContentType } from '../content-types.js'
 import { documentAnswer } from '../answers/document.js'
 import { itemToVersion } from '../storage/items.js'
 import { ATTR, HEAD, parseList, versionList, type Status } from '../table.js'
@@ -30,11 +30,11 @@ export interface VersionChange {
   readonly after?: Item
 }
 
-/** A webhook event, ready to send: its name, the document it is about, and Strapi's body. */
+/** A webhook event, ready to send: its name, the document it is about, and Strapi's body (`entry` or, for files, `media`). */
 export interface EntryEvent {
   readonly event: string
   readonly documentId: string
-  readonly body: { event: string; createdAt: string; model: string; uid: string; entry: Record<string, unknown> }
+  readonly body: { event: string; createdAt: string; model?: string; uid?: string; entry?: Record<string, unknown>; media?: Record<string, unknown> }
 }
 
 /** The version change a record is, or undefined when it changes no version's content. */
@@ -44,7 +44,7 @@ export function versionChangeOf(record: StreamChange, types: readonly ContentTyp
   const documentId = String(image.documentId)
   const list = String(image.locale)
   if (documentId.startsWith('#') || list === HEAD || list.startsWith('~') || image[ATTR.placeholder] !== undefined) return undefined
-  const type = types.find((candidate) => candidate.uid === image[ATTR.contentType])
+  const type = typeByUid(types, String(image[ATTR.contentType]))
   if (type === undefined) return undefined
   const { locale, status } = parseList(list)
   const base = { type, documentId, locale, status, before: record.oldImage, after: record.newImage }
@@ -68,6 +68,7 @@ const state = (item: Item | undefined) => String(item?.[ATTR.publication] ?? '')
 /** Strapi's name for a version change (integration.md §20). */
 export async function eventNameOf(change: VersionChange, neighbours: Neighbours): Promise<string> {
   const { type, kind, status, locale } = change
+  if (type.uid === FILE_UID) return kind === 'created' ? 'media.create' : kind === 'changed' ? 'media.update' : 'media.delete'
   if (!type.draftAndPublish) return kind === 'created' ? 'entry.create' : kind === 'changed' ? 'entry.update' : 'entry.delete'
   if (status === 'published') {
     if (kind !== 'removed') return 'entry.publish'
@@ -92,5 +93,7 @@ export async function entryEventOf(change: VersionChange, neighbours: Neighbours
   const event = await eventNameOf(change, neighbours)
   const image = (change.kind === 'removed' ? change.before : change.after) as Item
   const entry = documentAnswer(change.type, itemToVersion(change.type, image), undefined)
-  return { event, documentId: change.documentId, body: { event, createdAt, model: change.type.singularName, uid: change.type.uid, entry } }
+  // Files (content-model.md §19) are media events, whose body holds the file as `media`, as Strapi's.
+  const body = change.type.uid === FILE_UID ? { event, createdAt, media: entry } : { event, createdAt, model: change.type.singularName, uid: change.type.uid, entry }
+  return { event, documentId: change.documentId, body }
 }

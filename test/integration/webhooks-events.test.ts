@@ -3,6 +3,11 @@
 // changed version, named as Strapi names them, with Strapi's body and Standard Webhooks headers.
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LocalBlobs } from '../../lib/local/uploads.js'
+import { png, sendForm, uploadForm } from '../support/media.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { createWebhookContext, type WebhookContext } from '../support/webhooks.js'
 
@@ -13,7 +18,7 @@ let secret: string
 let token: string
 
 beforeAll(async () => {
-  ctx = await createWebhookContext()
+  ctx = await createWebhookContext({}, new LocalBlobs(await mkdtemp(join(tmpdir(), 'webhook-media-'))))
   receiver = await startReceiver()
   secret = (await ctx.hook(receiver.url, ALL)).secret
   token = await ctx.token()
@@ -110,5 +115,27 @@ describe('webhook events from the change stream', () => {
     await send('PUT', `/api/articles/${en.documentId}?status=draft`, { data: { views: 2 } })
     expect(await eventsOf(en.documentId, 4)).toEqual(['entry.create en draft', 'entry.create fr draft', ...(await eventsOf(en.documentId, 4)).slice(2).sort()])
     expect((await eventsOf(en.documentId, 4)).slice(2).sort()).toEqual(['entry.update en draft', 'entry.update fr draft'])
+  })
+
+  it('sends media.create, media.update and media.delete with the file as `media`, and no entry event for files', async () => {
+    const media = await startReceiver()
+    try {
+      await ctx.hook(media.url, ['media.create', 'media.update', 'media.delete'])
+      const uploaded = await sendForm(ctx, uploadForm([{ bytes: await png(40, 30), name: 'dot.png', type: 'image/png' }], [{ alternativeText: 'Dot' }]), token)
+      expect(uploaded.status).toBe(201)
+      const [file] = (await uploaded.json()) as { id: number; documentId: string }[]
+      const form = new FormData()
+      form.append('fileInfo', JSON.stringify({ alternativeText: 'Round dot' }))
+      expect((await sendForm(ctx, form, token, `/api/upload?id=${file!.id}`)).status).toBe(200)
+      expect((await ctx.request('DELETE', `/api/upload/files/${file!.id}`, { token })).status).toBe(200)
+      const received = await media.waitFor(3)
+      expect(received.map((request) => [request.json.event, request.headers['x-strapi-event'], request.json.media.alternativeText])).toEqual([
+        ['media.create', 'media.create', 'Dot'], ['media.update', 'media.update', 'Round dot'], ['media.delete', 'media.delete', 'Round dot'],
+      ])
+      expect(received[0]!.json).toEqual({ event: 'media.create', createdAt: expect.any(String), media: expect.objectContaining({ id: file!.id, documentId: file!.documentId, name: 'dot.png', mime: 'image/png', width: 40, height: 30 }) })
+      expect(receiver.received.filter((request) => request.json?.entry?.documentId === file!.documentId || request.json?.media !== undefined)).toEqual([])
+    } finally {
+      await media.close()
+    }
   })
 })
