@@ -79,9 +79,10 @@ describe('the dev stack', () => {
   describe('functions', () => {
     const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts', 'functions/upload.ts']
 
-    it('has one function per content type plus the locales and admin functions', () => {
-      expect(ofType(synthed.resources, 'AWS::Lambda::Function')).toHaveLength(entries.length)
-      expect([...synthed.stack.functions.keys()].sort()).toEqual([...entries].sort())
+    it('has one function per content type plus the locales, admin and upload functions, and the two webhook functions', () => {
+      const all = [...entries, 'functions/webhook-stream.ts', 'functions/webhook-delivery.ts']
+      expect(ofType(synthed.resources, 'AWS::Lambda::Function')).toHaveLength(all.length)
+      expect([...synthed.stack.functions.keys()].sort()).toEqual(all.sort())
     })
 
     it.each(entries)('%s runs on nodejs22.x arm64 with explicit memory, timeout, log retention and its settings', (entry) => {

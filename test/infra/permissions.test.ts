@@ -5,18 +5,21 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { shippedTypes } from '../support/types.js'
 import { TABLE } from '../../lib/table.js'
-import { actionsOf, indexArn, ofType, statementsOf, synth, tableArn } from './synth.js'
+import { actionsOf, indexArn, ofType, statementsOf, synth, tableArn, tableId } from './synth.js'
 
 // The SDK commands each function's code path sends (transactions need the action of each item they hold).
 const CONTENT_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
 const ADMIN_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']
 const LOCALES_ACTIONS = ['dynamodb:GetItem']
+/** What the webhook stream's event source mapping needs to read the table's stream (the stream function's role only). */
+const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']
+const isStreamRead = (statement: any) => actionsOf(statement).every((action) => STREAM_ACTIONS.includes(action))
 const WRITES = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
 
 const CONTENT_ENTRIES = shippedTypes.map((type) => `functions/content.ts#${type.singularName}`)
 const ALL_ENTRIES = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
-/** Every function identifies or creates API tokens; only the admin function checks the admin token. */
-const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
+/** Every API function identifies or creates API tokens; only the admin function checks the admin token; the webhook functions need neither. */
+const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : entry.startsWith('functions/webhook-') ? [] : ['TokenHashKeySecret'])
 
 describe('function permissions', () => {
   let synthed: ReturnType<typeof synth>
@@ -102,15 +105,41 @@ describe('function permissions', () => {
       expect(logs).toHaveLength(1)
       expect(actionsOf(logs[0])).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents'])
       expect(logs[0].Resource).toEqual({ 'Fn::GetAtt': [synthed.resources[id]!.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] })
-      expect(statements).toHaveLength(secret.length + logs.length + statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:')).length)
+      const table = statements.filter((s) => actionsOf(s).every((action) => action.startsWith('dynamodb:')) && !isStreamRead(s))
+      const others = statements.filter((s) => !secret.includes(s) && !logs.includes(s) && !table.includes(s))
+      expect(others, entry).toEqual(OTHERS_OF(entry))
     }
   })
 
-  it('has no wildcard actions or resources and no managed policies', () => {
+  /** What a function may do beyond secrets, logs and the table: the media bucket, the webhook queues, the table's stream. */
+  const OTHERS_OF = (entry: string): unknown[] => {
+    const arn = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] })
+    const bucket = (prefix: string) => ({ 'Fn::Join': ['', [arn(synthed.childId('MediaBucket')), `/${prefix}/*`]] })
+    const deliveries = arn(synthed.childId('WebhookDeliveries'))
+    const send = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']
+    if (entry === 'functions/upload.ts') return [{ Effect: 'Allow', Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], Resource: [bucket('uploads'), bucket('incoming')] }]
+    if (entry === 'functions/webhook-stream.ts') {
+      return [
+        { Effect: 'Allow', Action: send, Resource: deliveries },
+        { Effect: 'Allow', Action: send, Resource: arn(synthed.childId('WebhookStreamFailures')) },
+        { Effect: 'Allow', Action: 'dynamodb:ListStreams', Resource: '*' },
+        { Effect: 'Allow', Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], Resource: arn(tableId(synthed.resources), 'StreamArn') },
+      ]
+    }
+    if (entry === 'functions/webhook-delivery.ts') {
+      return [
+        { Effect: 'Allow', Action: 'sqs:ChangeMessageVisibility', Resource: deliveries },
+        { Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: deliveries },
+      ]
+    }
+    return []
+  }
+
+  it('has no wildcard actions or resources (but dynamodb:ListStreams, which AWS grants on * only) and no managed policies', () => {
     for (const [, policy] of ofType(synthed.resources, 'AWS::IAM::Policy')) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         expect(actionsOf(statement).some((action) => action.includes('*'))).toBe(false)
-        expect([statement.Resource].flat()).not.toContain('*')
+        if (statement.Action !== 'dynamodb:ListStreams') expect([statement.Resource].flat()).not.toContain('*')
       }
     }
     for (const [, role] of ofType(synthed.resources, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined()
@@ -128,7 +157,7 @@ describe('function permissions', () => {
     }
     const granted = new Set(ofType(synthed.resources, 'AWS::IAM::Policy')
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement.filter((s: any) => s.Effect === 'Allow').flatMap(actionsOf))
-      .filter((action: string) => action.startsWith('dynamodb:')))
+      .filter((action: string) => action.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(action)))
     expect([...granted].sort()).toEqual([...used].sort())
   })
 })
