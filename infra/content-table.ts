@@ -3,7 +3,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib'
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
 import type { Construct } from 'constructs'
-import { SLOT_COUNT, slotIndex, TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
+import { SLOT_COUNT, slotIndex, TABLE, TTL_ATTRIBUTE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
 
 function attribute(key: KeyAttribute): Attribute {
   return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER }
@@ -42,6 +42,8 @@ export function createContentTable(scope: Construct, protect: boolean, max: MaxT
     billingMode: BillingMode.PAY_PER_REQUEST,
     // A runaway loop or a flood is throttled at this rate instead of billed without limit.
     ...maxThroughput(max),
+    // Admin sessions and sign-in counters expire by themselves (lib/table.ts, TTL_ATTRIBUTE).
+    timeToLiveAttribute: TTL_ATTRIBUTE,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     // Protected stages (prod) survive `cdk destroy` and a mistaken stack replacement.
     deletionProtection: protect,

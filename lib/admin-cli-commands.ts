@@ -18,6 +18,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--
   tokens delete <id>
   roles public get
   roles public set [ACTION ...]
+  sessions revoke              sign every admin web interface session out (sign out everywhere)
   reindex [--cursor CURSOR]    rewrite every document's index keys and served copies, step by
                                step until done (resume an interrupted run with its last cursor)
 
@@ -63,6 +64,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'tokens create': ['type', 'permission', 'description', 'expires-in'],
   'tokens delete': [],
   'roles public': [],
+  'sessions revoke': [],
   'reindex ': ['cursor'],
 }
 
@@ -118,6 +120,9 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
         ...(values['expires-in'] === undefined ? {} : { lifespan: lifespanOf(values['expires-in']) }),
         ...(values.permission === undefined ? {} : { permissions: values.permission }),
       })
+    case 'sessions revoke':
+      expectArguments(rest, [])
+      return call('DELETE', '/admin/sessions')
     case 'tokens delete':
       expectArguments(rest, ['id'])
       return call('DELETE', `/admin/api-tokens/${encodeURIComponent(rest[0] as string)}`)

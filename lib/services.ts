@@ -2,15 +2,18 @@
 // configuration and the secrets, and passed to the app factories.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { AccessService } from './access.js'
+import { AdminSessions } from './admin-sessions.js'
 import type { Config } from './config.js'
 import type { ContentType } from './content-types.js'
 import { LocaleService } from './locales.js'
+import { AdminSessionStore } from './storage/admin-sessions.js'
 import { DocumentStore } from './storage/documents.js'
 import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
+import { SignInAttemptStore } from './storage/sign-in-attempts.js'
 
 export interface Secrets {
   /**
@@ -33,6 +36,9 @@ export interface Services {
   readonly locales: LocaleService
   readonly access: AccessService
   readonly reindex: Reindexer
+  /** The admin web interface's live sessions, and its sign-in attempts (the throttle's counters). */
+  readonly adminSessions: AdminSessions
+  readonly signInAttempts: SignInAttemptStore
   readonly adminToken: string | undefined
 }
 
@@ -50,6 +56,8 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
+    adminSessions: new AdminSessions(new AdminSessionStore(db, config.tableName)),
+    signInAttempts: new SignInAttemptStore(db, config.tableName),
     adminToken: secrets.adminToken,
   }
 }
