@@ -47,17 +47,22 @@ export function adminPages(services: Services, adminToken: string): AdminPages {
   const client = new RecordingClient(createApiClient(services))
   const app = createAdminApp(services)
   app.route('/', createAdminUi(services, client))
-  return { app, client, adminToken }
+  const signIn = async () => {
+    const { value, session } = new SessionKeys(adminToken).issue(Date.now())
+    await services.adminSessions.open(session.nonce, session.expires)
+    return `${SESSION_COOKIE}=${value}`
+  }
+  return { app, client, adminToken, signIn }
 }
 
 /** The pages measured: a type's list, a document's page (its relations' pickers included), and two operator pages. */
 export function adminPageScenarios(ctx: BenchContext): Scenario[] {
   const pages = ctx.adminPages
   if (pages === undefined) return []
-  const cookie = `${SESSION_COOKIE}=${new SessionKeys(pages.adminToken).issue(Date.now()).value}`
+  let cookie: Promise<string> | undefined
   const page = (path: string, marker: string): Pick<Scenario, 'prepare' | 'app' | 'floor' | 'check' | 'floorResponds'> => {
     let calls: RecordedCall[] = []
-    const get = async () => (await request(pages.app, 'GET', path, 200, { headers: { Cookie: cookie } })).text
+    const get = async () => (await request(pages.app, 'GET', path, 200, { headers: { Cookie: await (cookie ??= pages.signIn()) } })).text
     return {
       prepare: async () => {
         calls = await pages.client.record(get)

@@ -42,6 +42,8 @@ export interface AdminPages {
   readonly app: Hono
   readonly client: { record(run: () => Promise<unknown>): Promise<RecordedCall[]> }
   readonly adminToken: string
+  /** The Cookie header of a new signed-in session (its record stored, as a sign-in stores it). */
+  signIn(): Promise<string>
 }
 
 /** What relations.ts seeded: author 0 (ten articles link it at every N), its name's slot and key for the floor, and authors to delete. */

@@ -21,8 +21,4 @@ export default class LRUCache<K, V> extends LruMap<K, V> {
   peek(key: K): V | undefined {
     return this.entries.get(key)
   }
-
-  clear(): void {
-    this.entries.clear()
-  }
 }

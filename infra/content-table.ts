@@ -3,7 +3,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib'
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb'
 import type { Construct } from 'constructs'
-import { SLOT_COUNT, slotIndex, STREAM_VIEW_TYPE, TABLE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
+import { SLOT_COUNT, slotIndex, STREAM_VIEW_TYPE, TABLE, TTL_ATTRIBUTE, type IndexDeclaration, type KeyAttribute } from '../lib/table.js'
 
 function attribute(key: KeyAttribute): Attribute {
   return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER }
@@ -44,6 +44,8 @@ export function createContentTable(scope: Construct, protect: boolean, max: MaxT
     ...maxThroughput(max),
     // Webhooks are derived from every item's images before and after each change (lib/webhooks/).
     stream: StreamViewType[STREAM_VIEW_TYPE],
+    // Admin sessions and sign-in counters expire by themselves (lib/table.ts, TTL_ATTRIBUTE).
+    timeToLiveAttribute: TTL_ATTRIBUTE,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     // Protected stages (prod) survive `cdk destroy` and a mistaken stack replacement.
     deletionProtection: protect,

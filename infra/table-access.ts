@@ -24,7 +24,11 @@ export interface TableAccess {
   readonly writesTo?: { readonly actions: readonly string[]; readonly keys: readonly string[] }
 }
 
-/** A content type's function: documents, `#seq`, `#count`, `#unique` (claims of unique values); reads `#config`, `#token`, `#locale` but never writes them. */
+/**
+ * A content type's function: documents, `#seq`, `#count`, `#unique` (claims of unique values); reads
+ * `#config`, `#token`, `#locale` but never writes them, nor the admin web interface's sessions and
+ * sign-in counters (`#session`, `#sign-in`).
+ */
 export const CONTENT_ACCESS: TableAccess = {
   actions: [
     'dynamodb:GetItem', // versions, counts, locale registry, public role, token by hash
@@ -37,7 +41,7 @@ export const CONTENT_ACCESS: TableAccess = {
     'dynamodb:ConditionCheckItem', // the locale written to is registered (`#locale` items)
   ],
   queriesIndexes: true,
-  denyWrites: [`${META.token}*`, `${META.config}*`, `${LOCALE_KEY}*`],
+  denyWrites: [`${META.token}*`, `${META.config}*`, `${LOCALE_KEY}*`, `${META.session}*`, `${META.signIn}*`],
 }
 
 /** `GET /api/i18n/locales` and `/api/openapi.json`: reads the registry and public role (`#config`) and the caller's token. */
@@ -54,13 +58,13 @@ export const LOCALES_ACCESS: TableAccess = {
  */
 export const ADMIN_ACCESS: TableAccess = {
   actions: [
-    'dynamodb:GetItem', // registry, public role, documents
+    'dynamodb:GetItem', // registry, public role, documents, a web interface session
     'dynamodb:BatchGetItem', // the admin web interface's list pages (a sorted page's documents)
-    'dynamodb:Query', // token list, a document's versions (base table)
+    'dynamodb:Query', // token list, a document's versions (base table), sessions to end (sign out everywhere)
     'dynamodb:Scan', // the reindex walks the table (POST /admin/reindex), a page a call
-    'dynamodb:PutItem', // registry, public role, new tokens, `#locale` items
-    'dynamodb:UpdateItem', // token id sequence, reindexed documents
-    'dynamodb:DeleteItem', // revoked tokens, `#locale` items, links (the web interface's writes)
+    'dynamodb:PutItem', // registry, public role, new tokens, `#locale` items, sessions, sign-in windows
+    'dynamodb:UpdateItem', // token id sequence, reindexed documents, sign-in counts
+    'dynamodb:DeleteItem', // revoked tokens, `#locale` items, links (the web interface's writes), ended sessions
     'dynamodb:BatchWriteItem', // the links of a document the web interface creates (`#link:` items)
     'dynamodb:ConditionCheckItem', // a removed locale holds no versions; `#seq`, `#count` unchanged
   ],

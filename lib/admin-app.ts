@@ -112,6 +112,13 @@ export function createAdminApp(services: Services, mounted = false): Hono {
   })
   allowOnly(app, '/admin/reindex', ['POST'])
 
+  // Sign out everywhere: every session of the admin web interface ends (the CLI's `sessions revoke`).
+  app.delete('/admin/sessions', admin, async (c) => {
+    await services.adminSessions.endAll()
+    return c.body(null, 204)
+  })
+  allowOnly(app, '/admin/sessions', ['DELETE'])
+
   app.get('/admin/roles/public', admin, async (c) => json(c, { data: { permissions: await access.getPublicPermissions() } }))
   app.put('/admin/roles/public', admin, async (c) => {
     const input = await adminBody(c, RoleSchema, config.maxBodyBytes)

@@ -29,6 +29,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [--url URL] [--
   webhooks test <id>           send a trigger-test message once and print how it went
   webhooks deliveries <id>     the last 100 attempts, newest first
   webhooks redeliver <id> <seq>
+  sessions revoke              sign every admin web interface session out (sign out everywhere)
   reindex [--cursor CURSOR]    rewrite every document's index keys and served copies, step by
                                step until done (resume an interrupted run with its last cursor)
 
@@ -80,6 +81,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'tokens create': ['type', 'permission', 'description', 'expires-in'],
   'tokens delete': [],
   'roles public': [],
+  'sessions revoke': [],
   'reindex ': ['cursor'],
   'webhooks list': [],
   'webhooks get': [],
@@ -143,6 +145,9 @@ export function parseAdminCommand(argv: readonly string[], env: Readonly<Record<
         ...(values['expires-in'] === undefined ? {} : { lifespan: lifespanOf(values['expires-in']) }),
         ...(values.permission === undefined ? {} : { permissions: values.permission }),
       })
+    case 'sessions revoke':
+      expectArguments(rest, [])
+      return call('DELETE', '/admin/sessions')
     case 'tokens delete':
       expectArguments(rest, ['id'])
       return call('DELETE', `/admin/api-tokens/${encodeURIComponent(rest[0] as string)}`)

@@ -64,6 +64,15 @@ export const ConfigSchema = v.object({
   rest: RestConfigSchema,
   /** How long a process trusts its cached locale registry and public role (ms). */
   cacheTtlMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
+  /**
+   * The admin web interface's sign-in throttle: attempts with a wrong token allowed per client
+   * address and from every client together within a window (seconds) that starts with the first.
+   */
+  signIn: v.optional(v.object({
+    clientLimit: v.optional(PositiveInt, 10),
+    globalLimit: v.optional(PositiveInt, 100),
+    windowSeconds: v.optional(PositiveInt, 900),
+  }), {}),
   /** Largest accepted request body in bytes. */
   maxBodyBytes: v.optional(PositiveInt, 1024 * 1024),
   /** The media library (content-model.md §19). */
@@ -119,6 +128,9 @@ const VARIABLES: Record<string, string> = {
   'rest.relations.maxLinks': 'API_REST_RELATIONS_MAX_LINKS',
   'rest.populate.maxDocuments': 'API_REST_POPULATE_MAX_DOCUMENTS',
   cacheTtlMs: 'CACHE_TTL_MS',
+  'signIn.clientLimit': 'ADMIN_SIGN_IN_CLIENT_LIMIT',
+  'signIn.globalLimit': 'ADMIN_SIGN_IN_GLOBAL_LIMIT',
+  'signIn.windowSeconds': 'ADMIN_SIGN_IN_WINDOW_SECONDS',
   maxBodyBytes: 'MAX_BODY_BYTES',
   'upload.sizeLimit': 'UPLOAD_SIZE_LIMIT',
   'upload.maxBodyBytes': 'UPLOAD_MAX_BODY_BYTES',
@@ -190,6 +202,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
       populate: { maxDocuments: int('API_REST_POPULATE_MAX_DOCUMENTS') },
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
+    signIn: {
+      clientLimit: int('ADMIN_SIGN_IN_CLIENT_LIMIT'),
+      globalLimit: int('ADMIN_SIGN_IN_GLOBAL_LIMIT'),
+      windowSeconds: int('ADMIN_SIGN_IN_WINDOW_SECONDS'),
+    },
     maxBodyBytes: int('MAX_BODY_BYTES'),
     upload: {
       sizeLimit: int('UPLOAD_SIZE_LIMIT'),

@@ -127,8 +127,11 @@ async function askerOf(c: Context, scope: Scope, ...actions: string[]): Promise<
   return { who: await callerOf(c, scope, ...actions), authorize: (...more) => callerOf(c, scope, ...more) }
 }
 
-/** A read of drafts is never cached publicly (content-model.md §15): marks the answer private. */
-function draftsPrivate<Query extends { readonly status: string | undefined }>(c: Context, query: Query): Query {
-  if (query.status === 'draft') c.set(PRIVATE_ANSWER as never, true as never)
+/**
+ * A read of drafts is never cached publicly (content-model.md §15): marks the answer private. Any
+ * `publicationFilter` reads drafts too (it needs `findDrafts`), whatever the status.
+ */
+function draftsPrivate<Query extends { readonly status: string | undefined; readonly publicationFilter?: string | undefined }>(c: Context, query: Query): Query {
+  if (query.status === 'draft' || query.publicationFilter !== undefined) c.set(PRIVATE_ANSWER as never, true as never)
   return query
 }

@@ -26,4 +26,12 @@ export class LruMap<K, V> {
     this.entries.set(key, value)
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K)
   }
+
+  delete(key: K): void {
+    this.entries.delete(key)
+  }
+
+  clear(): void {
+    this.entries.clear()
+  }
 }

@@ -2,16 +2,19 @@
 // configuration and the secrets, and passed to the app factories.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { AccessService } from './access.js'
+import { AdminSessions } from './admin-sessions.js'
 import type { Config } from './config.js'
 import type { ContentType } from './content-types.js'
 import { LocaleService } from './locales.js'
 import type { BlobStore, Media } from './media/blobs.js'
+import { AdminSessionStore } from './storage/admin-sessions.js'
 import { DocumentStore } from './storage/documents.js'
 import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
+import { SignInAttemptStore } from './storage/sign-in-attempts.js'
 import { WebhookStore } from './storage/webhooks.js'
 import type { Resolver } from './webhooks/addresses.js'
 import { WebhookService } from './webhooks/service.js'
@@ -39,6 +42,9 @@ export interface Services {
   readonly reindex: Reindexer
   /** Webhook settings, their delivery log, and single attempts (integration.md §20). */
   readonly webhooks: WebhookService
+  /** The admin web interface's live sessions, and its sign-in attempts (the throttle's counters). */
+  readonly adminSessions: AdminSessions
+  readonly signInAttempts: SignInAttemptStore
   readonly adminToken: string | undefined
   /** The media library's blob store and limits; undefined in a process that takes no uploads (a content function). */
   readonly media: Media | undefined
@@ -59,6 +65,8 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
     webhooks: new WebhookService(new WebhookStore(db, config.tableName), config.webhooks, resolver),
+    adminSessions: new AdminSessions(new AdminSessionStore(db, config.tableName)),
+    signInAttempts: new SignInAttemptStore(db, config.tableName),
     adminToken: secrets.adminToken,
     media: blobs === undefined ? undefined : { blobs, config: config.upload },
   }

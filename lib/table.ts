@@ -188,7 +188,17 @@ export const META = {
    * LOG_SIZE attempts), `cursor#<shard>` how far the local stream consumer has read.
    */
   webhook: '#webhook',
+  /** A signed-in session of the admin web interface: `{ documentId: '#session', locale: <digest of its id>, ttl }`. */
+  session: '#session',
+  /** Failed admin sign-ins in a window: `{ documentId: '#sign-in', locale: 'client#<address>' or 'all', n, ends, ttl }`. */
+  signIn: '#sign-in',
 } as const
+
+/**
+ * The table's time-to-live attribute (epoch seconds): DynamoDB deletes an item some time after it
+ * passes (hours to days), so readers check it themselves. Only the short-lived items above carry it.
+ */
+export const TTL_ATTRIBUTE = 'ttl'
 
 /** Sort key of a document's head item, moved by every write to the document. */
 export const HEAD = '#head'

@@ -5,7 +5,6 @@
 // Content-Security-Policy (our own script and stylesheet only, no inline script), and every form
 // post is refused without the session's CSRF token.
 import type { Context, Hono, MiddlewareHandler } from 'hono'
-import { adminTokenMatches } from '../access.js'
 import { routeName } from '../content-types.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
@@ -16,9 +15,8 @@ import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
 import { registerOperatorPages } from './operators.js'
 import { relativeTo } from './paths.js'
-import {
-  clearSessionCookie, endSignIn, sameText, sessionCookieOf, SessionKeys, setSessionCookie, signInCsrfValid, startSignIn,
-} from './session.js'
+import { rememberSession, sameText, sessionCookieOf, SessionKeys } from './session.js'
+import { registerSignIn, type Refusal } from './sign-in.js'
 import { displayNameOf, typesOf } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
@@ -50,13 +48,14 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   const keys = new SessionKeys(services.adminToken)
   const types = typesOf(services)
 
-  const refused = (c: Context, status: 401 | 403, title: string, text: string) =>
+  const refused: Refusal = (c, status, title, text) =>
     c.html(<Frame here={c.req.path} title={title}><Problem text={text} /><p><a href={relativeTo(c.req.path, '/admin')}>Back to the admin</a></p></Frame>, status)
 
-  /** A signed-in session, or a redirect to the sign-in page. */
+  /** A signed-in session, still live (not signed out), or a redirect to the sign-in page. */
   const signedIn: MiddlewareHandler = async (c, next) => {
     const session = keys.verify(sessionCookieOf(c), Date.now())
-    if (session === undefined) return seeOther(c, '/admin/sign-in')
+    if (session === undefined || !(await services.adminSessions.isLive(session.nonce))) return seeOther(c, '/admin/sign-in')
+    rememberSession(c, session)
     const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types }
     c.set(PAGE, page)
     await next()
@@ -85,41 +84,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   const asset = (file: Asset) => (c: Context) => c.body(assetText(file), 200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'private, max-age=300' })
   for (const file of [STYLESHEET, SCRIPT]) app.get(`/admin/assets/${file.name}`, securityHeaders, asset(file))
 
-  const signInPage = (c: Context, problem?: string) => {
-    const csrf = startSignIn(c, keys)
-    return c.html(
-      <Frame here={c.req.path} title="Sign in">
-        <Problem text={problem} />
-        <form method="post" action={relativeTo(c.req.path, '/admin/sign-in')}>
-          <Csrf token={csrf} />
-          {/* For password managers, which expect a user name beside a password. */}
-          <input type="text" name="username" value="admin" autocomplete="username" hidden />
-          <div class="field">
-            <label for="token">Admin token</label>
-            <input id="token" name="token" type="password" required autocomplete="current-password" aria-describedby="token-hint" />
-            <span id="token-hint" class="hint">The deployment's admin token (printed by <code>npm start</code>; on AWS in the AdminTokenSecret).</span>
-          </div>
-          <button type="submit">Sign in</button>
-        </form>
-      </Frame>,
-      problem === undefined ? 200 : 401,
-    )
-  }
-  app.get('/admin/sign-in', securityHeaders, (c) => signInPage(c))
-  app.post('/admin/sign-in', securityHeaders, async (c) => {
-    const form = await formOf(c)
-    if (!signInCsrfValid(c, keys, form.text(CSRF_FIELD) ?? '')) {
-      return refused(c, 403, 'Refused', 'This sign-in form was sent without its security (CSRF) token, or it expired. Reload the page and sign in again.')
-    }
-    if (!adminTokenMatches(`Bearer ${form.text('token') ?? ''}`, services.adminToken)) return signInPage(c, 'That is not the admin token.')
-    setSessionCookie(c, keys.issue(Date.now()).value)
-    endSignIn(c)
-    return seeOther(c, '/admin')
-  })
-  ui.action('/admin/sign-out', (c) => {
-    clearSessionCookie(c)
-    return seeOther(c, '/admin/sign-in')
-  })
+  registerSignIn(app, ui, keys, securityHeaders, refused)
 
   ui.page('/admin', (c, page) => c.html(
     <Page page={page} title="Content">
@@ -140,6 +105,12 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
         <li><a href={to(page, '/admin/public-role')}>Public role</a>: what requests without a token may do</li>
         <li><a href={to(page, '/admin/hooks')}>Webhooks</a>: tell other systems when content changes</li>
       </ul>
+      <h2>Sessions</h2>
+      <form method="post" action={to(page, '/admin/sign-out-everywhere')}>
+        <Csrf token={page.csrf} />
+        <p class="hint" id="everywhere-hint">Ends every signed-in session of this admin interface, in every browser, this one included.</p>
+        <button type="submit" class="secondary" aria-describedby="everywhere-hint">Sign out everywhere</button>
+      </form>
     </Page>,
   ))
 

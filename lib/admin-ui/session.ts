@@ -1,8 +1,9 @@
 // The admin web interface's session and CSRF tokens. A session is a signed cookie value
-// (`v1.<expires>.<nonce>.<hmac>`), not a table item: any Lambda instance checks it with no read,
-// and the admin function needs no new table access. Its key is derived from the admin token, so
-// rotating the admin token ends every session. Each form carries a CSRF token derived from the
-// session's nonce (or, on the sign-in form, from a short-lived pre-session cookie's nonce).
+// (`v1.<expires>.<nonce>.<hmac>`), and a table item named by its nonce that says it is still live
+// (lib/admin-sessions.ts): sign-out and sign-out everywhere delete items, so a copied cookie stops
+// working at once. The key is derived from the admin token, so rotating the admin token ends every
+// session too. Each form carries a CSRF token derived from the session's nonce (or, on the sign-in
+// form, from a short-lived pre-session cookie's nonce).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
@@ -102,6 +103,18 @@ export function clearSessionCookie(c: Context): void {
 /** The request's session cookie value. */
 export function sessionCookieOf(c: Context): string | undefined {
   return getCookie(c, SESSION_COOKIE)
+}
+
+const SESSION_KEY = 'adminSession'
+
+/** Keeps a checked session for the request's handler. */
+export function rememberSession(c: Context, session: Session): void {
+  c.set(SESSION_KEY as never, session as never)
+}
+
+/** The request's checked session (set by the session middleware before any page or action). */
+export function currentSession(c: Context): Session {
+  return c.get(SESSION_KEY as never) as Session
 }
 
 /** Starts a sign-in form: a pre-session nonce in its own cookie; returns the form's CSRF token. */

@@ -183,6 +183,9 @@ export function adminPaths(): Record<string, Schema> {
     '/admin/reindex': {
       post: adminOperation('admin.reindex', 'One step of a pass that rewrites every document with today\'s index keys and fallback chains', ok('Where the pass stands', ref('ReindexStep')), BODY_ERRORS, { requestBody: body('ReindexRequest') }),
     },
+    '/admin/sessions': {
+      delete: adminOperation('admin.endSessions', 'Sign every admin web interface session out (sign out everywhere)', deleted),
+    },
     '/admin/roles/public': {
       get: adminOperation('admin.getPublicRole', 'What callers without a token may do', ok('The public role', ref('PublicRole'))),
       put: adminOperation('admin.setPublicRole', 'Set what callers without a token may do', ok('The public role', ref('PublicRole')), BODY_ERRORS, { requestBody: body('PublicRole') }),

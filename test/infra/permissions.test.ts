@@ -41,7 +41,7 @@ describe('function permissions', () => {
     expect(actionsOf(allowOn(entry)[0])).toEqual(actions)
   })
 
-  it.each(CONTENT_ENTRIES)('%s may never write #token, #config or #locale items', (entry) => {
+  it.each(CONTENT_ENTRIES)('%s may never write #token, #config, #locale, #session or #sign-in items', (entry) => {
     expect(allowOn(entry)[0].Condition).toBeUndefined()
     expect(denyOn(entry)).toHaveLength(1)
     expect(actionsOf(denyOn(entry)[0])).toEqual(WRITES)
@@ -49,7 +49,7 @@ describe('function permissions', () => {
       Effect: 'Deny',
       Action: expect.any(Array),
       Resource: tableArn(synthed.resources),
-      Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['#token*', '#config*', '#locale*'] } },
+      Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['#token*', '#config*', '#locale*', '#session*', '#sign-in*'] } },
     }])
   })
 

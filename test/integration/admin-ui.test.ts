@@ -1,5 +1,6 @@
 // The admin web interface through app.request(), on DynamoDB Local: sessions, CSRF, headers and
 // escaping, page by page (the flows themselves are driven in Chromium, test/browser/).
+import type { Hono } from 'hono'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../lib/admin-ui/api-client.js'
 import { createAdminUi } from '../../lib/admin-ui/app.js'
@@ -16,13 +17,13 @@ const form = (fields: Record<string, string>) => ({ body: new URLSearchParams(fi
 const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
 
 /** Signs in the way a browser does: the form's pre-session cookie and CSRF token, then the token. */
-async function signIn(origin = 'http://localhost'): Promise<{ cookie: string; csrf: string; setCookie: string }> {
-  const page = await ctx.app.request(`${origin}/admin/sign-in`)
-  const posted = await ctx.app.request(`${origin}/admin/sign-in`, { method: 'POST', ...form({ _csrf: csrfIn(await page.text()), token: ADMIN_TOKEN }), headers: { ...form({}).headers, Cookie: cookiesOf(page) } })
+async function signIn(origin = 'http://localhost', app: Hono = ctx.app): Promise<{ cookie: string; csrf: string; setCookie: string }> {
+  const page = await app.request(`${origin}/admin/sign-in`)
+  const posted = await app.request(`${origin}/admin/sign-in`, { method: 'POST', ...form({ _csrf: csrfIn(await page.text()), token: ADMIN_TOKEN }), headers: { ...form({}).headers, Cookie: cookiesOf(page) } })
   expect(posted.status).toBe(303)
   const setCookie = posted.headers.getSetCookie().find((line) => line.startsWith('admin_session=')) ?? ''
   const cookie = setCookie.split(';')[0] ?? ''
-  const home = await ctx.app.request(`${origin}/admin`, { headers: { Cookie: cookie } })
+  const home = await app.request(`${origin}/admin`, { headers: { Cookie: cookie } })
   return { cookie, csrf: csrfIn(await home.text()), setCookie }
 }
 
@@ -340,7 +341,9 @@ describe('the admin web interface', () => {
       const inner = createApiClient(small.services)
       const answers: string[] = []
       const counted: ApiClient = { call: async (method, path, ...rest) => { const answer = await inner.call(method, path, ...rest); answers.push(`${answer.status} ${decodeURIComponent(path)}`); return answer } }
-      const html = await (await createAdminUi(small.services, counted).request('/admin/content/articles?pageSize=10', { headers: { Cookie: session.cookie } })).text()
+      const ui = createAdminUi(small.services, counted)
+      const own = await signIn('http://localhost', ui) // sessions live in the table: this one's
+      const html = await (await ui.request('/admin/content/articles?pageSize=10', { headers: { Cookie: own.cookie } })).text()
       expect(answers.filter((line) => line.includes('never-published'))).toEqual([expect.stringMatching(/^400 /)])
       expect(answers.filter((line) => line.includes('status=published'))).toEqual([expect.stringMatching(/^200 /)])
       const badges = (title: string) => new RegExp(`>${title}</a></th><td>.*?</td><td class="center"><span class="badge [a-z]+">([a-z]+)</span>`).exec(html)?.[1]

@@ -493,6 +493,11 @@ describe('reads per status', () => {
           const published = await ctx.request('GET', path.replace('status=draft', 'status=published'))
           expect({ name, cacheControl: published.headers.get('cache-control') }).toEqual({ name, cacheControl: expect.stringMatching(/^public/) })
         }
+        // publicationFilter reads drafts whatever the status (issue 33, point 3): never cached publicly either.
+        for (const query of PUBLICATION_FILTERS.flatMap((filter) => [`publicationFilter=${filter}`, `publicationFilter=${filter}&status=published`])) {
+          const response = await ctx.request('GET', `/api/articles?${query}`)
+          expect({ query, status: response.status, cacheControl: response.headers.get('cache-control') }).toEqual({ query, status: 200, cacheControl: PRIVATE })
+        }
       } finally {
         expect((await ctx.admin('PUT', '/admin/roles/public', { permissions })).status).toBe(200)
       }

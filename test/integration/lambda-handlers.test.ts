@@ -38,6 +38,8 @@ interface Request {
   headers?: Record<string, string>
   body?: unknown
   base64?: boolean
+  /** The caller's address API Gateway reports (default 198.51.100.7). */
+  sourceIp?: string
 }
 
 const ADMIN_TOKEN = `lambda-admin-${randomBytes(12).toString('hex')}`
@@ -91,7 +93,7 @@ function restEvent(request: Request): APIGatewayProxyEvent {
       domainPrefix: 'a1b2c3d4e5',
       extendedRequestId: randomBytes(8).toString('hex'),
       httpMethod: request.method,
-      identity: { sourceIp: '198.51.100.7', userAgent: 'vitest' } as APIGatewayProxyEvent['requestContext']['identity'],
+      identity: { sourceIp: request.sourceIp ?? '198.51.100.7', userAgent: 'vitest' } as APIGatewayProxyEvent['requestContext']['identity'],
       path: `/dev${request.path}`,
       protocol: 'HTTP/1.1',
       requestId: randomBytes(8).toString('hex'),
@@ -156,7 +158,7 @@ function expectError(result: LambdaResult, status: number, name: string) {
 const ENV_KEYS = [
   'TABLE_NAME', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'DYNAMODB_ENDPOINT', 'ADMIN_TOKEN', 'ADMIN_SECRET_ARN', 'TOKEN_HASH_SECRET', 'TOKEN_HASH_SECRET_ARN', 'AWS_REGION', 'API_REST_DEFAULT_LIMIT',
   'API_REST_MAX_LIMIT', 'API_REST_FIND_ONE_SHAPE', 'CACHE_TTL_MS', 'AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'CONTENT_TYPE',
+  'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'CONTENT_TYPE', 'ADMIN_SIGN_IN_CLIENT_LIMIT',
 ]
 const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
 
@@ -190,6 +192,7 @@ beforeAll(async () => {
     API_REST_MAX_LIMIT: '50',
     API_REST_FIND_ONE_SHAPE: 'array',
     CACHE_TTL_MS: '0',
+    ADMIN_SIGN_IN_CLIENT_LIMIT: '2',
   })
   await ensureTable(createDocumentClient({ region: 'eu-west-1', endpoint }), tableName)
   // One entry serves every content type: each import, fresh, serves the type CONTENT_TYPE names.
@@ -372,13 +375,18 @@ describe('Lambda handlers behind a REST API (payload 1.0)', () => {
 })
 
 describe('the admin web interface through the admin function (REST API, stage dev)', () => {
-  /** The session cookie of a sign-in made through the handler, as a browser would. */
-  async function signIn(): Promise<string> {
-    const form = await call(admin, { method: 'GET', path: '/admin/sign-in', resource: '/admin/{proxy+}' })
+  /** One sign-in attempt with `token` from `sourceIp`, through the handler, as a browser makes it. */
+  async function attempt(token: string, sourceIp?: string): Promise<LambdaResult> {
+    const form = await call(admin, { method: 'GET', path: '/admin/sign-in', resource: '/admin/{proxy+}', sourceIp })
     const preSession = (header(form, 'set-cookie') ?? '').split(';')[0] ?? ''
     const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? ''
-    const body = new URLSearchParams({ _csrf: csrf, token: ADMIN_TOKEN }).toString()
-    const posted = await call(admin, { method: 'POST', path: '/admin/sign-in', resource: '/admin/{proxy+}', body, headers: { Cookie: preSession, 'Content-Type': 'application/x-www-form-urlencoded' } })
+    const body = new URLSearchParams({ _csrf: csrf, token }).toString()
+    return call(admin, { method: 'POST', path: '/admin/sign-in', resource: '/admin/{proxy+}', body, headers: { Cookie: preSession, 'Content-Type': 'application/x-www-form-urlencoded' }, sourceIp })
+  }
+
+  /** The session cookie of a sign-in made through the handler, as a browser would. */
+  async function signIn(): Promise<string> {
+    const posted = await attempt(ADMIN_TOKEN)
     expect(posted.statusCode).toBe(303)
     const cookie = (header(posted, 'set-cookie') ?? '').split(/,\s*(?=admin_)/).find((line) => line.startsWith('admin_session=')) ?? ''
     // Secure over https; no Path, so the browser scopes it to /dev/admin, the stage's folder.
@@ -403,6 +411,14 @@ describe('the admin web interface through the admin function (REST API, stage de
     expect(page.statusCode).toBe(200)
     expect(page.body).toContain('<h1>Article</h1>')
     expect(page.body).toContain('href="../locales"')
+  })
+
+  it('throttles failed sign-ins per source IP as API Gateway reports it (ADMIN_SIGN_IN_CLIENT_LIMIT=2)', async () => {
+    for (let i = 0; i < 2; i++) expect((await attempt('wrong-admin-token-0123456789', '203.0.113.9')).statusCode).toBe(401)
+    const refused = await attempt(ADMIN_TOKEN, '203.0.113.9')
+    expect(refused.statusCode).toBe(429)
+    expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0)
+    expect((await attempt(ADMIN_TOKEN, '203.0.113.10')).statusCode).toBe(303)
   })
 })
 

@@ -48,6 +48,7 @@ describe('admin CLI: commands to requests', () => {
     [['roles', 'public', 'set', 'api::article.article.find', 'plugin::i18n.locales.listLocales'], 'PUT', '/admin/roles/public',
       { permissions: ['api::article.article.find', 'plugin::i18n.locales.listLocales'] }],
     [['roles', 'public', 'set'], 'PUT', '/admin/roles/public', { permissions: [] }],
+    [['sessions', 'revoke'], 'DELETE', '/admin/sessions', undefined],
   ])('%j is %s %s', (argv, method, path, body) => {
     const request = requestOf(argv)
     expect(request.method).toBe(method)
@@ -80,6 +81,7 @@ describe('admin CLI: commands to requests', () => {
     [['locales', 'add'], /Expected <code>/],
     [['locales', 'add', 'fr', 'de'], /Expected <code>/],
     [['locales', 'list', 'extra'], /Unexpected argument/],
+    [['sessions', 'revoke', 'all'], /Unexpected argument/],
     [['tokens', 'create', 'ci'], /--type/],
     [['tokens', 'create', 'ci', '--type', 'read-only', '--expires-in', '14'], /--expires-in takes 7, 30 or 90 \(days\), not 14/],
     [['webhooks', 'create', 'Build', '--event', 'entry.create'], /--target URL/],
