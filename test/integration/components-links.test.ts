@@ -251,3 +251,18 @@ describe('filters through relations inside components', () => {
     expect({ canonical: doc.seo.canonical, article: doc.links[0].article }).toEqual({ canonical: null, article: null })
   })
 })
+
+describe('Strapi 5\'s blog template (test/fixtures/blog-template), unchanged', () => {
+  it('serves media inside its zone\'s components and its single type\'s component', async () => {
+    const blog = loadContentTypes(new URL('../fixtures/blog-template/src/api/', import.meta.url).pathname)
+    const own = await createTestContext({ upload: ctx.config.upload }, {}, blog, new LocalBlobs(dir))
+    const token = await own.token('full-access')
+    const form = await sendForm(own, uploadForm([{ bytes: await png(16, 9), name: 'cover.png' }]), token)
+    const [file] = (await form.json()) as Doc[]
+    const blocks = [{ __component: 'shared.media', file: file!.id }, { __component: 'shared.quote', title: 'Q', body: 'B' }, { __component: 'shared.slider', files: [file!.documentId] }]
+    const created = await json(await own.request('POST', '/api/articles?populate[blocks][populate]=*', { token, body: { data: { title: 'Hello', blocks } } }))
+    expect(created.data.blocks.map((entry: Doc) => entry.file?.name ?? entry.files?.[0]?.name ?? entry.title)).toEqual(['cover.png', 'Q', 'cover.png'])
+    const global = await json(await own.request('PUT', '/api/global?populate[defaultSeo][populate][shareImage][fields][0]=url', { token, body: { data: { siteName: 'S', siteDescription: 'D', defaultSeo: { metaTitle: 'T', metaDescription: 'M', shareImage: file!.id } } } }))
+    expect(global.data.defaultSeo.shareImage).toEqual({ id: file!.id, documentId: file!.documentId, url: file!.url })
+  })
+})

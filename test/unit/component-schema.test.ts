@@ -58,6 +58,15 @@ describe('component files', () => {
     expect(types.find((type) => type.uid === 'api::product.product')!.relations.images).toMatchObject({ target: 'plugin::upload.file', many: true })
   })
 
+  it('starts Strapi 5\'s blog template unchanged: media at top level, inside components and in a zone', () => {
+    const types = loadContentTypes(new URL('../fixtures/blog-template/src/api/', import.meta.url).pathname)
+    const article = types.find((type) => type.uid === 'api::article.article')!
+    const zone = article.components.blocks!
+    expect(zone.components.map((each) => each.uid)).toEqual(['shared.media', 'shared.quote', 'shared.rich-text', 'shared.slider'])
+    expect(zone.components[3]!.relations.files).toMatchObject({ target: 'plugin::upload.file', many: true, media: { allowedTypes: ['images'] } })
+    expect(types.find((type) => type.uid === 'api::global.global')!.components.defaultSeo!.components[0]!.relations.shareImage).toMatchObject({ target: 'plugin::upload.file', many: false })
+  })
+
   it('reads media inside a component (and Strapi\'s morph relation to files) as one-way relations to files', () => {
     const dir = project({ meta: { type: 'component', component: 'shared.a' } }, { 'shared.a': component({ image: { type: 'media', required: true, allowedTypes: ['images'] }, files: { type: 'relation', relation: 'morphMany', target: 'plugin::upload.file', morphBy: 'related' } }) })
     const schema = loadContentTypes(dir)[0]!.components.meta!.components[0]!
