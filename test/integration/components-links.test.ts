@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { LocalBlobs } from '../../lib/local/uploads.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
-import { createTestContext, expectLinksIndexed, json, scanTable, type TestContext } from '../support/context.js'
+import { createServerApp } from '../../lib/server-app.js'
+import { createServices } from '../../lib/services.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, expectLinksIndexed, holdWrites, json, requestsTo, scanTable, type TestContext } from '../support/context.js'
+import { rounds } from '../support/rounds.js'
 import { png, sendForm, uploadForm } from '../support/media.js'
 
 const FIXTURE = new URL('../fixtures/components-project/src/api/', import.meta.url).pathname
@@ -265,4 +268,33 @@ describe('Strapi 5\'s blog template (test/fixtures/blog-template), unchanged', (
     const global = await json(await own.request('PUT', '/api/global?populate[defaultSeo][populate][shareImage][fields][0]=url', { token, body: { data: { siteName: 'S', siteDescription: 'D', defaultSeo: { metaTitle: 'T', metaDescription: 'M', shareImage: file!.id } } } }))
     expect(global.data.defaultSeo.shareImage).toEqual({ id: file!.id, documentId: file!.documentId, url: file!.url })
   })
+})
+
+describe('a race of writes to one document\'s components against the delete of a target they link', () => {
+  it('the delete succeeds, and no read ever shows a link to the missing document', async () => {
+    // A second process on the table (quiet): the delete goes through it.
+    const peer = { request: requestsTo(createServerApp(createServices(ctx.db, ctx.config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, types), () => undefined)) }
+    const kept = await article('Kept')
+    for (let round = 0; round < rounds(6); round++) {
+      const target = await article(`Target ${round}`)
+      const created = await page({ title: `Race ${round}`, seo: { metaTitle: 'm' }, blocks: [related({ articles: [kept.documentId] })] })
+      const [entry] = (await read(`/api/pages/${created.documentId}?populate[blocks][populate]=*`)).blocks
+      // Held until each has read: both writes' checks saw the target, the delete saw it too.
+      holdWrites(ctx, target.documentId, 3, 3000)
+      const [canonical, zone, del] = await Promise.all([
+        write('PUT', `/api/pages/${created.documentId}`, { seo: { metaTitle: 'm', canonical: { connect: [target.documentId] } } }),
+        write('PUT', `/api/pages/${created.documentId}`, { blocks: [{ __component: 'blocks.related', id: entry.id, articles: { connect: [{ documentId: target.documentId, position: { start: true } }] } }] }),
+        peer.request('DELETE', `/api/articles/${target.documentId}`, { token: key }),
+      ])
+      ctx.db.middlewareStack.remove('barrier')
+      const label = { round }
+      expect({ label, del: del.status, writes: [canonical.status, zone.status].every((status) => status === 200 || status === 400) }).toEqual({ label, del: 204, writes: true })
+      const doc = await read(`/api/pages/${created.documentId}?populate[seo][populate]=*&populate[blocks][populate]=*`)
+      expect({ label, canonical: doc.seo.canonical, articles: titles(doc.blocks[0].articles) }).toEqual({ label, canonical: null, articles: ['Kept'] })
+      const through = await ok(await ctx.request('GET', `/api/pages?filters[$or][0][seo][canonical][documentId][$eq]=${target.documentId}&filters[$or][1][links][article][documentId][$eq]=${target.documentId}`, { token: key }))
+      expect({ label, through }).toEqual({ label, through: [] })
+      const unlinked = (await ok(await ctx.request('GET', `/api/pages?filters[seo][canonical][$null]=true&filters[title][$eq]=Race ${round}`, { token: key }))) as Doc[]
+      expect({ label, unlinked: unlinked.map((one) => one.documentId) }).toEqual({ label, unlinked: [created.documentId] })
+    }
+  }, 120_000)
 })
