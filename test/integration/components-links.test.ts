@@ -298,3 +298,56 @@ describe('a race of writes to one document\'s components against the delete of a
     }
   }, 120_000)
 })
+
+// Behaviours Strapi's own tests check (tests/api/core/strapi/components/*, basic-compo*, basic-dz*)
+// that the other component tests do not: our tests, written for our API.
+describe('component writes as Strapi\'s tests check them', () => {
+  const populated = 'populate[seo]=true&populate[links]=true&populate[blocks]=true'
+
+  it.each([[[]], [128219], [false], ['someString']])('refuses %j for a single component on create and on update, leaving the stored value', async (value) => {
+    expect((await write('POST', '/api/pages', { title: 'T', seo: value, blocks: [hero('h')] })).status).toBe(400)
+    const created = await page({ seo: { metaTitle: 'kept' } })
+    const before = await read(`/api/pages/${created.documentId}?${populated}`)
+    expect(await refusal(await write('PUT', `/api/pages/${created.documentId}`, { seo: value }))).toEqual({ message: 'seo must be an object', path: ['seo'] })
+    expect(await read(`/api/pages/${created.documentId}?${populated}`)).toEqual(before)
+  })
+
+  it.each([[{ text: 'x' }], ['x'], [12]])('refuses %j for a repeatable component', async (value) => {
+    expect(await refusal(await write('POST', '/api/pages', { title: 'T', links: value, blocks: [hero('h')] }))).toEqual({ message: 'links must be an array', path: ['links'] })
+  })
+
+  it('refuses an id that is not an integer', async () => {
+    const created = await page({ seo: { metaTitle: 'm' } })
+    expect(await refusal(await write('PUT', `/api/pages/${created.documentId}`, { seo: { id: 'invalid_id', metaTitle: 'n' } }))).toEqual({ message: 'seo.id must be the id of an entry (a positive integer)', path: ['seo', 'id'] })
+  })
+
+  it('keeps a value not sent, removes one sent as null, and replaces one sent without id by a new entry', async () => {
+    const created = await page({ seo: { metaTitle: 'first' }, links: [{ text: 'a' }] })
+    const before = await read(`/api/pages/${created.documentId}?${populated}`)
+    await ok(await write('PUT', `/api/pages/${created.documentId}`, { title: 'Renamed' }))
+    const kept = await read(`/api/pages/${created.documentId}?${populated}`)
+    expect({ seo: kept.seo, links: kept.links }).toEqual({ seo: before.seo, links: before.links })
+    await ok(await write('PUT', `/api/pages/${created.documentId}`, { seo: { metaTitle: 'second' }, links: null }))
+    const replaced = await read(`/api/pages/${created.documentId}?${populated}`)
+    expect({ metaTitle: replaced.seo.metaTitle, newId: replaced.seo.id !== before.seo.id, links: replaced.links }).toEqual({ metaTitle: 'second', newId: true, links: [] })
+    await ok(await write('PUT', `/api/pages/${created.documentId}`, { seo: null }))
+    expect((await read(`/api/pages/${created.documentId}?${populated}`)).seo).toBeNull()
+  })
+
+  it('reorders a repeatable component\'s entries sent back by id, and leaves another document\'s alone', async () => {
+    const one = await page({ links: [{ text: 'field1' }, { text: 'field2' }] })
+    const two = await page({ links: [{ text: 'field1' }, { text: 'field2' }] })
+    const [first, second] = (await read(`/api/pages/${one.documentId}?populate=links`)).links
+    const otherBefore = (await read(`/api/pages/${two.documentId}?populate=links`)).links
+    const swapped = (await ok(await write('PUT', `/api/pages/${one.documentId}?populate=links`, { links: [second, first] }))).links
+    expect(swapped.map((entry: Doc) => [entry.id, entry.text])).toEqual([[second.id, 'field2'], [first.id, 'field1']])
+    expect((await read(`/api/pages/${two.documentId}?populate=links`)).links).toEqual(otherBefore)
+  })
+
+  it('validates a zone entry\'s nested values with Strapi\'s paths, and requires __component', async () => {
+    const response = await write('POST', '/api/pages', { title: 'T', blocks: [hero('ok'), { heading: 'no component' }, { __component: 'blocks.hero', heading: 'x', ctas: [{ url: '/x' }] }] })
+    const body = await json(response)
+    expect(response.status).toBe(400)
+    expect(body.error.details.errors.map((error: Doc) => error.path)).toEqual([['blocks', 1, '__component'], ['blocks', 2, 'ctas', 0, 'text']])
+  })
+})
