@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { LocalBlobs } from '../../lib/local/uploads.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, expectLinksIndexed, holdWrites, json, requestsTo, scanTable, type TestContext } from '../support/context.js'
@@ -235,6 +236,30 @@ describe('filters through relations inside components', () => {
     expect(await refusal(response)).toMatchObject({ message: 'Invalid key blocks' })
     const unknown = await ctx.request('GET', '/api/pages?filters[seo][canonical][nope][$eq]=x', { token: key })
     expect(await refusal(unknown)).toMatchObject({ message: 'Invalid key nope' })
+  })
+
+  it('needs find on the target to filter through or populate a component\'s relation', async () => {
+    const pagesOnly = await ctx.token('custom', ['api::page.page.find', 'api::page.page.findOne'])
+    const through = await ctx.request('GET', '/api/pages?locale=fr&filters[seo][canonical][title][$eq]=Red', { token: pagesOnly })
+    expect(through.status).toBe(403)
+    const populated = await ctx.request('GET', `/api/pages/${docs.one!.documentId}?locale=fr&populate[seo][populate][canonical]=true`, { token: pagesOnly })
+    expect(populated.status).toBe(403)
+    expect((await ctx.request('GET', `/api/pages?locale=fr&filters[seo][metaTitle][$eq]=a`, { token: pagesOnly })).status).toBe(200)
+  })
+
+  it('answers a conditional read anew once a target a filter went through changes', async () => {
+    // A list answers 304 only once settled (SETTLE_MS after its last change: indexes catch up).
+    const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100))
+    const path = '/api/pages?locale=fr&filters[seo][canonical][title][$eq]=Red'
+    await settle()
+    const first = await ctx.request('GET', path, { token: key })
+    const etag = first.headers.get('etag') as string
+    expect((await ctx.request('GET', path, { token: key, headers: { 'If-None-Match': etag } })).status).toBe(304)
+    await ok(await write('PUT', `/api/articles/${targets.red!.documentId}?locale=fr`, { title: 'Crimson' }))
+    await settle()
+    const after = await ctx.request('GET', path, { token: key, headers: { 'If-None-Match': etag } })
+    expect({ status: after.status, data: (await json(after)).data }).toEqual({ status: 200, data: [] })
+    await ok(await write('PUT', `/api/articles/${targets.red!.documentId}?locale=fr`, { title: 'Red' }))
   })
 
   it('indexes each link inside components by its target, under the component path', async () => {
