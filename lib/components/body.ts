@@ -4,7 +4,8 @@
 // stored entry by entries.ts, which also gives new entries their ids), new entries hold every
 // attribute (defaults applied, null where not sent).
 import * as v from 'valibot'
-import type { ComponentField, ComponentSchema } from '../content-types.js'
+import type { ComponentField, ComponentSchema, Relation } from '../content-types.js'
+import { readLinkOp, type LinkOp } from '../relations/write.js'
 import { valueSchemaOf } from '../schema/values.js'
 
 /** One problem of a body, as Strapi's `details.errors[]` lists them. */
@@ -81,13 +82,20 @@ function readEntry(schema: ComponentSchema, raw: Record<string, unknown>, path: 
     else fail(scope, at, `${pathText(at)} ${result.issues[0].message}`)
   }
   for (const [name, relation] of Object.entries(schema.relations)) {
+    const at = [...path, name]
     const sent = Object.hasOwn(raw, name) ? raw[name] : undefined
+    // A required media attribute (content-model.md §19) as a required scalar: a draft may lack it.
+    const emptied = sent === null || (Array.isArray(sent) && sent.length === 0) || (sent === undefined && !known)
+    if (relation.media?.required === true && !scope.draft && emptied) {
+      fail(scope, at, `${pathText(at)} must be defined`)
+      continue
+    }
     if (sent === undefined) {
       if (!known) entry[name] = null
       continue
     }
-    const ids = readLinks(sent, relation.many, [...path, name], scope)
-    if (ids !== undefined) entry[name] = ids
+    const op = readLinks(sent, relation, at, scope)
+    if (op !== undefined) entry[name] = op
   }
   for (const [name, field] of Object.entries(schema.components)) {
     const sent = Object.hasOwn(raw, name) ? raw[name] : undefined
@@ -98,19 +106,14 @@ function readEntry(schema: ComponentSchema, raw: Record<string, unknown>, path: 
 }
 
 /**
- * A relation's value inside a component: a documentId (or `{ documentId }`) or null for a to-one;
- * an array of them, or `{ set: [...] }`, for a to-many. The whole links, replaced (the entry is).
+ * A relation's value inside a component, read as at top level (content-model.md §16): a documentId
+ * (or `{ documentId, locale }`) or null for a to-one, an array for a to-many, or `{ connect,
+ * disconnect, set }`. The pending value is the operation, applied to the stored entry's links when
+ * the write settles it (entries.ts); messages name the full path.
  */
-function readLinks(raw: unknown, many: boolean, path: (string | number)[], scope: ReadScope): string | string[] | null | undefined {
-  const idOf = (item: unknown) => (typeof item === 'string' && item !== '' ? item : isRecord(item) && Object.keys(item).every((key) => key === 'documentId') && typeof item.documentId === 'string' && item.documentId !== '' ? item.documentId : undefined)
-  const problem = () => fail(scope, path, `${pathText(path)} must be ${many ? 'an array of documentIds (or { set: [...] })' : 'a documentId or null'}: inside components a relation is written whole`)
-  if (raw === null) return null
-  if (!many) return idOf(raw) ?? problem()
-  const list = isRecord(raw) && Object.keys(raw).length === 1 && Array.isArray(raw.set) ? raw.set : raw
-  if (!Array.isArray(list)) return problem()
-  const ids = list.map(idOf)
-  if (ids.some((id) => id === undefined)) return problem()
-  return [...new Set(ids as string[])]
+function readLinks(raw: unknown, relation: Relation, path: (string | number)[], scope: ReadScope): LinkOp | undefined {
+  const op = readLinkOp(pathText(path), relation, raw)
+  return 'refused' in op ? fail(scope, path, op.refused) : op
 }
 
 /**

@@ -2,7 +2,8 @@
 // unique among its document's components, kept when a write sends it back (the stored entry
 // updated with the keys sent), new for entries sent without one. Pure: applied by the write to the
 // versions it read, on every attempt.
-import type { ComponentField, ComponentSchema, ContentType } from '../content-types.js'
+import type { ComponentField, ComponentSchema, ContentType, Relation } from '../content-types.js'
+import { applyLinkOp, connected, linkIds, linkValue, type LinkOp } from '../relations/write.js'
 import { badRequest } from '../errors.js'
 import type { Attributes } from '../body.js'
 import { pathText, type FieldError } from './body.js'
@@ -46,6 +47,18 @@ export function largestComponentId(type: ContentType, versions: readonly { reado
 
 interface Settle {
   next: () => number
+  readonly maxLinks: number
+}
+
+/** A pending relation value: the operation a body sent (components/body.ts). */
+function isLinkOp(value: unknown): value is LinkOp {
+  return isRecord(value) && (value.kind === 'set' || value.kind === 'edit')
+}
+
+/** A relation's stored links after the pending `value` (an operation, or a value kept as is). */
+function settleLinks(relation: Relation, value: unknown, stored: unknown, path: (string | number)[], scope: Settle): unknown {
+  if (!isLinkOp(value)) return value ?? null
+  return linkValue(relation, applyLinkOp(pathText(path), relation, linkIds(stored), value, scope.maxLinks, path))
 }
 
 /** 400: an entry sent with an id this version does not hold at that place. */
@@ -65,7 +78,9 @@ function settleEntry(field: ComponentField, entry: Entry, stored: readonly Entry
   const id = base === undefined ? scope.next() : entry.id
   const result: Entry = field.kind === 'dynamiczone' ? { __component: schema.uid, id } : { id }
   for (const name of Object.keys(schema.attributes)) result[name] = Object.hasOwn(entry, name) ? entry[name] : (base?.[name] ?? null)
-  for (const name of Object.keys(schema.relations)) result[name] = Object.hasOwn(entry, name) ? entry[name] : (base?.[name] ?? null)
+  for (const [name, relation] of Object.entries(schema.relations)) {
+    result[name] = Object.hasOwn(entry, name) ? settleLinks(relation, entry[name], base?.[name], [...path, name], scope) : (base?.[name] ?? null)
+  }
   for (const [name, nested] of Object.entries(schema.components)) {
     result[name] = Object.hasOwn(entry, name) ? settleValue(nested, entry[name], base?.[name], [...path, name], scope) : (base?.[name] ?? null)
   }
@@ -83,42 +98,76 @@ function settleValue(field: ComponentField, value: unknown, stored: unknown, pat
  * `values` (a write's attributes) with their component values settled against `target`, the
  * version they replace (none for a new one): entries sent with an id updated from the stored one
  * (400 when it holds no entry with that id), new entries numbered after the largest id among
- * `versions`, the document's.
+ * `versions`, the document's; relations inside them applied to the stored entry's links (at most
+ * `maxLinks` to a to-many, content-model.md §16).
  */
-export function settleComponents(type: ContentType, values: Attributes, target: { readonly attributes: Attributes } | undefined, versions: readonly { readonly attributes: Attributes }[]): Attributes {
+export function settleComponents(type: ContentType, values: Attributes, target: { readonly attributes: Attributes } | undefined, versions: readonly { readonly attributes: Attributes }[], maxLinks: number): Attributes {
   const names = Object.keys(type.components).filter((name) => Object.hasOwn(values, name))
   if (names.length === 0) return values
   let last = largestComponentId(type, versions)
-  const scope: Settle = { next: () => ++last }
+  const scope: Settle = { next: () => ++last, maxLinks }
   const settled: Attributes = { ...values }
   for (const name of names) settled[name] = settleValue(type.components[name] as ComponentField, values[name], target?.attributes[name], [name], scope)
   return settled
 }
 
-/** A link inside a pending component value: the relation's target type, a documentId, and where it was sent. */
+/** A link inside a pending component value: the relation's target type, the target, and where it was sent. */
 export interface ComponentLink {
   readonly target: string
   readonly documentId: string
+  /** The locale the target must exist in, when the write names one (`{ documentId, locale }`). */
+  readonly locale?: string
   readonly path: (string | number)[]
 }
 
-/** Every link the component values in `values` (a write's attributes) send, for the check that their targets exist. */
+/** Calls `visit` with every entry of `value` (of `field`, at `path`), nested entries included, and its schema and path. */
+export function walkEntries(field: ComponentField, value: unknown, path: (string | number)[], visit: (schema: ComponentSchema, entry: Entry, at: (string | number)[]) => void): void {
+  entriesOf(value).forEach((entry, index) => {
+    const at = field.repeatable ? [...path, index] : path
+    const schema = schemaOf(field, entry)
+    if (schema === undefined) return
+    visit(schema, entry, at)
+    for (const [name, nested] of Object.entries(schema.components)) walkEntries(nested, entry[name], [...at, name], visit)
+  })
+}
+
+/** Every link the component values in `values` (a write's attributes) may add, for the check that their targets exist. */
 export function componentLinks(type: ContentType, values: Attributes): ComponentLink[] {
   const links: ComponentLink[] = []
-  const visit = (field: ComponentField, value: unknown, path: (string | number)[]) => {
-    const entries = entriesOf(value)
-    entries.forEach((entry, index) => {
-      const at = field.repeatable ? [...path, index] : path
-      const schema = schemaOf(field, entry)
-      if (schema === undefined) return
-      for (const [name, relation] of Object.entries(schema.relations)) {
-        const sent = entry[name]
-        const ids = typeof sent === 'string' ? [sent] : Array.isArray(sent) ? (sent as string[]) : []
-        for (const documentId of ids) links.push({ target: relation.target, documentId, path: [...at, name] })
+  for (const [name, field] of Object.entries(type.components)) {
+    if (!Object.hasOwn(values, name)) continue
+    walkEntries(field, values[name], [name], (schema, entry, at) => {
+      for (const [relationName, relation] of Object.entries(schema.relations)) {
+        const sent = entry[relationName]
+        const targets = isLinkOp(sent) ? connected(sent) : linkIds(sent).map((documentId) => ({ documentId }))
+        for (const target of targets) links.push({ target: relation.target, ...target, path: [...at, relationName] })
       }
-      for (const [name, nested] of Object.entries(schema.components)) visit(nested, entry[name], [...at, name])
     })
   }
-  for (const [name, field] of Object.entries(type.components)) if (Object.hasOwn(values, name)) visit(field, values[name], [name])
+  return links
+}
+
+/**
+ * The stored links of the components in `values` (a version's attributes), by where they are: the
+ * path of component attribute names down to the relation (`seo.article`; a zone's entries add
+ * their component, `blocks[blocks.related].articles`), as the index of links keys them (content-model.md §16).
+ */
+export function storedComponentLinks(type: ContentType, values: Attributes): Map<string, Set<string>> {
+  const links = new Map<string, Set<string>>()
+  const visit = (field: ComponentField, value: unknown, prefix: string) => {
+    for (const entry of entriesOf(value)) {
+      const schema = schemaOf(field, entry)
+      if (schema === undefined) continue
+      const at = field.kind === 'dynamiczone' ? `${prefix}[${schema.uid}]` : prefix
+      for (const name of Object.keys(schema.relations)) {
+        const ids = linkIds(entry[name])
+        if (ids.length === 0) continue
+        const key = `${at}.${name}`
+        links.set(key, new Set([...(links.get(key) ?? []), ...ids]))
+      }
+      for (const [name, nested] of Object.entries(schema.components)) visit(nested, entry[name], `${at}.${name}`)
+    }
+  }
+  for (const [name, field] of Object.entries(type.components)) visit(field, values[name], name)
   return links
 }

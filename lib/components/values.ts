@@ -11,6 +11,12 @@ function filterableEntry(schema: ComponentSchema, entry: Record<string, unknown>
     const value = entry[name]
     if (SCALAR_TYPES.has(attribute.type) && !isPrivate(attribute) && value !== null && value !== undefined) values[name] = value
   }
+  // Links too (a to-many's as an array): a filter through a relation inside a component holds for
+  // one entry (content-model.md §18), so its resolved condition is checked on the entry's links.
+  for (const [name, relation] of Object.entries(schema.relations)) {
+    const value = entry[name]
+    if (relation.private !== true && (typeof value === 'string' || (Array.isArray(value) && value.length > 0))) values[name] = value
+  }
   for (const [name, field] of Object.entries(schema.components)) {
     const value = filterableValue(field, entry[name])
     if (value !== undefined) values[name] = value

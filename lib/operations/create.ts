@@ -44,7 +44,7 @@ export async function create(scope: Scope, input: WriteInput): Promise<Written> 
     await services.documents.checkNew(type, addVersion(type, documentId, [], locale, bodyStatus, 0, attributes, new Date(0).toISOString()).result)
     return services.documents.create(type, documentId, locale, type.draftAndPublish && publish ? 2 : 1, (current, now, [draft, published]) => {
       if (current.versions.length > 0) throw conflict('The document was created by a concurrent request')
-      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }, undefined, current.versions)
+      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, undefined, services.config.rest.relations.maxLinks) }, undefined, current.versions, services.config.rest.relations.maxLinks)
       return writeVersion(type, documentId, [], locale, publish, values, { draft: draft as number, published }, now)
     })
   })

@@ -71,7 +71,7 @@ async function putVersion(scope: Scope, input: UpdateInput, state: DocumentState
         if (mode === 'create' && current.versions.length > 0) throw conflict('The document was created by a concurrent request; retry')
       }
       const draftId = existing === undefined ? drawn[0] : undefined
-      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }, target, current.versions)
+      const values = settleComponents(type, { ...attributes, ...resolveLinks(type, links, target, services.config.rest.relations.maxLinks) }, target, current.versions, services.config.rest.relations.maxLinks)
       return writeVersion(type, current.documentId, current.versions, locale, publish, values, { draft: draftId ?? 0, published: firstPublication ? drawn.at(-1) : undefined }, now)
     }, state)
   })

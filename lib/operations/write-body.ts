@@ -2,6 +2,7 @@
 // checked before anything is written (content-model.md §14, §16, §19).
 import { hashPasswords, parseBody, uidsToDerive, type Attributes, type BodyMode } from '../body.js'
 import { writeWithDerivedUids, type DerivedUid } from '../derived-uids.js'
+import { settleComponents } from '../components/entries.js'
 import { checkRequiredMedia, resolveMediaValues } from '../media/links.js'
 import { parseLinkOps, resolveLinks, type LinkOp } from '../relations/write.js'
 import { checkComponentTargets, checkTargets } from '../relations/targets.js'
@@ -23,15 +24,19 @@ export interface WriteBody {
  */
 export async function writeBodyOf(scope: Scope, body: unknown, mode: BodyMode, locale: string, publish: boolean, current?: Version): Promise<WriteBody> {
   const { type, services } = scope
-  const attributes = parseBody(body, type, mode, { draft: type.draftAndPublish && !publish })
-  // Media attributes name files by id or documentId: their documentIds from here on (content-model.md §19).
-  const data = await resolveMediaValues(services, type, (body as { data: unknown }).data)
+  // Media attributes name files by id or documentId: their documentIds from here on (content-model.md
+  // §19), inside components too, which the body's checks read.
+  const sent = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
+  const data = await resolveMediaValues(services, type, sent)
+  const attributes = parseBody(data === sent ? body : { ...(body as object), data }, type, mode, { draft: type.draftAndPublish && !publish })
   // A draft may lack required media, as any required attribute (§15).
   if (!type.draftAndPublish || publish) checkRequiredMedia(type, data, mode === 'create')
   const links = parseLinkOps(data as Record<string, unknown>, type)
   // Links that cannot apply to the version as read (a position relative to a target not linked,
   // too many) are a 400 before ids are drawn; the write applies them again to what it reads.
   resolveLinks(type, links, current, services.config.rest.relations.maxLinks)
+  // So are component entries' unknown ids and their relations' operations (content-model.md §18).
+  settleComponents(type, attributes, current, current === undefined ? [] : [current], services.config.rest.relations.maxLinks)
   const derived = uidsToDerive(type, mode, body, attributes)
   await checkTargets(services, type, links, locale)
   await checkComponentTargets(services, type, attributes, locale)

@@ -231,8 +231,8 @@ function parseComponent(field: string, raw: unknown, path: readonly string[], de
   if (declared === undefined || declared.kind === 'dynamiczone') throw fail(`Invalid key ${field}`, field, path)
   if (!isRecord(raw) || Object.keys(raw).length === 0) throw fail(`Invalid value for ${field}: ${field} is a component; filter on its fields, e.g. filters[${field}][<field>][$eq]=<value>`, field, path)
   const type = typeBelowField(declared)
-  // Relations inside components are not filterable: no index of links reaches them.
-  const inner: Context = { ...context, ...contextOf(type, undefined), conditions: context.conditions }
+  // Relations inside it too, as top-level ones (content-model.md §16): their links are on the entry.
+  const inner: Context = { ...context, ...contextOf(type, context.typeOf), conditions: context.conditions }
   return { kind: 'component', field, filter: parseGroup(raw, path, depth, inner) }
 }
 
@@ -247,8 +247,8 @@ export function crossesRelations(filter: Filter | undefined): boolean {
     case 'and':
     case 'or': return filter.filters.some(crossesRelations)
     case 'not': return crossesRelations(filter.filter)
-    case 'condition':
-    case 'component': return false
+    case 'condition': return false
+    case 'component': return crossesRelations(filter.filter)
     default: return true
   }
 }

@@ -12,7 +12,7 @@ import type { Services } from '../services.js'
 import type { TypeList } from '../storage/lists/validator.js'
 import { servedList, versionList, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateTree } from './populate-query.js'
-import { typeBelowField } from '../components/types.js'
+import { isComponentType, typeBelowField } from '../components/types.js'
 import { targetOf } from './targets.js'
 
 /** What a request reads through relations. */
@@ -40,11 +40,15 @@ export function typesReadThrough(services: Pick<Services, 'types'>, type: Conten
       case 'or': return filter.filters.forEach((inner) => walkFilter(from, inner))
       case 'not': return walkFilter(from, filter.filter)
       case 'relation': {
-        // Resolving it reads the source's lists too (to confirm a to-many's links).
-        add(from, false)
+        // Resolving it reads the source's lists too (to confirm a to-many's links); a component's are its type's.
+        if (!isComponentType(from)) add(from, false)
         const target = targetOf(services, from, filter.field)
         add(target, false)
         return walkFilter(target, filter.filter)
+      }
+      case 'component': {
+        const field = from.components[filter.field]
+        return field === undefined ? undefined : walkFilter(typeBelowField(field), filter.filter)
       }
       default: return
     }

@@ -4,9 +4,10 @@
 // the source's links (or, for an inverse side, the source's own documentId) must meet. When such a
 // condition must hold for every match, the sources are also found through the index of links
 // (storage/links.ts), so the list reads those documents by key: O(matches), not O(list).
-import type { ContentType } from '../content-types.js'
+import type { ComponentField, ContentType } from '../content-types.js'
+import { typeBelowField } from '../components/types.js'
 import { forbidden } from '../errors.js'
-import type { Filter } from '../query/filters.js'
+import { crossesRelations, type Filter } from '../query/filters.js'
 import type { Services } from '../services.js'
 import type { Version } from '../storage/items.js'
 import { overBudget } from '../storage/lists/reader.js'
@@ -72,8 +73,15 @@ async function matchingIds(scope: FilterScope, target: ContentType, filter: Filt
   return scope.services.lists.documentIdsMatching(target, request, validator)
 }
 
+/** Where a relation condition is: the type (or component) holding the relation, and for one inside components the type owning them and the path of component attributes down to it. */
+interface Level {
+  readonly type: ContentType
+  readonly owner?: { readonly type: ContentType; readonly path: string }
+}
+
 /** One relation condition resolved: the `linked` node, and the sources it admits when known (for a read by key). */
-async function resolveOne(scope: FilterScope, type: ContentType, node: Relation, sourceLists: readonly string[]): Promise<{ filter: Filter; sources?: string[] }> {
+async function resolveOne(scope: FilterScope, level: Level, node: Relation, sourceLists: readonly string[]): Promise<{ filter: Filter; sources?: string[] }> {
+  const { type, owner } = level
   const relation = type.relations[node.field]
   const target = targetOf(scope.services, type, node.field)
   if (relation?.mappedBy !== undefined) {
@@ -83,10 +91,11 @@ async function resolveOne(scope: FilterScope, type: ContentType, node: Relation,
     return node.empty === undefined ? { filter: { kind: 'linked', field: 'documentId', ids, none: false }, sources: [...ids] } : { filter: { kind: 'linked', field: 'documentId', ids, none: node.empty } }
   }
   const ids = new Set(await matchingIds(scope, target, node.filter))
-  // A to-one's link is on every index entry: checked there. `$null` needs no sources.
-  if (!relation?.many) {
+  // A to-one's link is on every index entry, and so are the links of a component's entry (to-many
+  // ones too, components/values.ts): checked there. `$null` needs no sources.
+  if (!relation?.many || owner !== undefined) {
     if (node.empty !== undefined) return { filter: { kind: 'linked', field: node.field, ids, none: node.empty } }
-    const sources = await indexedSources(scope, type, node.field, ids, sourceLists)
+    const sources = await indexedSources(scope, owner?.type ?? type, owner === undefined ? node.field : `${owner.path}.${node.field}`, ids, sourceLists)
     return { filter: { kind: 'linked', field: node.field, ids, none: false }, ...(sources === undefined ? {} : { sources }) }
   }
   // A to-many's links are not on index entries: the sources that link a matching target, found
@@ -127,26 +136,33 @@ async function indexedSources(scope: FilterScope, type: ContentType, field: stri
 export async function resolveRelations(scope: FilterScope, type: ContentType, filter: Filter | undefined, sourceLists: readonly string[]): Promise<Filter | undefined> {
   if (filter === undefined) return undefined
   let sources: string[] | undefined
-  const walk = async (node: Filter, top: boolean): Promise<Filter> => {
+  const walk = async (node: Filter, top: boolean, level: Level): Promise<Filter> => {
     switch (node.kind) {
       case 'condition':
       case 'linked':
-      case 'component':
         return node
+      case 'component': {
+        // Relations inside components (content-model.md §18): resolved on the entry's level, their
+        // sources found in the index of links under the component path.
+        if (!crossesRelations(node.filter)) return node
+        const field = level.type.components[node.field] as ComponentField
+        const owner = level.owner === undefined ? { type: level.type, path: node.field } : { type: level.owner.type, path: `${level.owner.path}.${node.field}` }
+        return { kind: 'component', field: node.field, filter: await walk(node.filter, top, { type: typeBelowField(field), owner }) }
+      }
       case 'not':
-        return { kind: 'not', filter: await walk(node.filter, false) }
+        return { kind: 'not', filter: await walk(node.filter, false, level) }
       case 'and':
-        return { kind: 'and', filters: await Promise.all(node.filters.map((inner) => walk(inner, top))) }
+        return { kind: 'and', filters: await Promise.all(node.filters.map((inner) => walk(inner, top, level))) }
       case 'or':
-        return { kind: 'or', filters: await Promise.all(node.filters.map((inner) => walk(inner, false))) }
+        return { kind: 'or', filters: await Promise.all(node.filters.map((inner) => walk(inner, false, level))) }
       case 'relation': {
-        const resolved = await resolveOne(scope, type, node, sourceLists)
+        const resolved = await resolveOne(scope, level, node, sourceLists)
         if (top && resolved.sources !== undefined && (sources === undefined || resolved.sources.length < sources.length)) sources = resolved.sources
         return resolved.filter
       }
     }
   }
-  const resolved = await walk(filter, true)
+  const resolved = await walk(filter, true, { type })
   if (sources === undefined || sources.length > scope.services.config.rest.maxScan) return resolved
   return { kind: 'and', filters: [{ kind: 'condition', field: 'documentId', operator: '$in', values: sources }, resolved] }
 }

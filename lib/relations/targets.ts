@@ -56,24 +56,27 @@ export async function checkTargets(services: Services, type: ContentType, ops: R
 
 /**
  * 400 `Document with id "<id>", locale "<code>" not found` (at the link's full path) unless every
- * target the components of `attributes` link exists in `locale`: one BatchGetItem per 100 keys.
+ * target the components of `attributes` may link exists in `locale` (or the locale a target
+ * names), as checkTargets does for top-level relations: one BatchGetItem per 100 keys.
  */
 export async function checkComponentTargets(services: Services, type: ContentType, attributes: Attributes, locale: string): Promise<void> {
   const links = componentLinks(type, attributes)
   if (links.length === 0) return
   const defaultLocale = await services.locales.defaultCode()
+  const wanted = await Promise.all(links.map(async (link) => {
+    const target = typeByUid(services.types, link.target) as ContentType
+    return { link, target, code: !target.localized ? defaultLocale : link.locale === undefined ? locale : await services.locales.resolve(link.locale) }
+  }))
   const read = services.documents.batchReader()
   const found = new Set<string>()
-  const byTarget = new Map<string, typeof links>()
-  for (const link of links) byTarget.set(link.target, [...(byTarget.get(link.target) ?? []), link])
-  await Promise.all([...byTarget].map(async ([uid, wanted]) => {
-    const target = typeByUid(services.types, uid) as ContentType
-    const code = target.localized ? locale : defaultLocale
-    const versions = await read(target, [...new Set(wanted.map((link) => link.documentId))].map((documentId) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
-    for (const version of versions) found.add(`${uid} ${version.documentId}`)
+  const byTarget = new Map<ContentType, typeof wanted>()
+  for (const each of wanted) byTarget.set(each.target, [...(byTarget.get(each.target) ?? []), each])
+  await Promise.all([...byTarget].map(async ([target, entries]) => {
+    const keys = new Map(entries.map(({ link, code }) => [`${link.documentId} ${code}`, { documentId: link.documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') }]))
+    for (const version of await read(target, [...keys.values()])) found.add(`${target.uid} ${version.documentId} ${version.locale}`)
   }))
-  const missing = links.find((link) => !found.has(`${link.target} ${link.documentId}`))
+  const missing = wanted.find(({ link, target, code }) => !found.has(`${target.uid} ${link.documentId} ${code}`))
   if (missing === undefined) return
-  const message = `Document with id "${missing.documentId}", locale "${typeByUid(services.types, missing.target)?.localized === true ? locale : defaultLocale}" not found`
-  throw badRequest(message, { errors: [{ path: missing.path, message, name: 'ValidationError' }] })
+  const message = `Document with id "${missing.link.documentId}", locale "${missing.code}" not found`
+  throw badRequest(message, { errors: [{ path: missing.link.path, message, name: 'ValidationError' }] })
 }

@@ -110,6 +110,19 @@ function readOp(name: string, relation: Relation, raw: unknown): LinkOp {
 }
 
 /**
+ * One relation's value in `data` (at top level or inside a component entry, `name` its path as
+ * messages show it) read into its operation, or the message of the 400 it makes.
+ */
+export function readLinkOp(name: string, relation: Relation, raw: unknown): LinkOp | { readonly refused: string } {
+  try {
+    return readOp(name, relation, raw)
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error
+    return { refused: error.message }
+  }
+}
+
+/**
  * The relation operations of a body's `data`, by relation name; every problem in one 400
  * (`details.errors[].path` naming the relation), nothing written.
  */
@@ -150,10 +163,10 @@ export function connected(op: LinkOp): readonly LinkTarget[] {
  * The links after `op`, from `current` (documentIds in order): `set` replaces them; `disconnect`
  * removes, then each `connect` in turn adds at its position (the end by default) or moves an
  * already linked target there (left in place without a position). 400 for a position relative to
- * a target that is not linked, or more than `maxLinks` links.
+ * a target that is not linked, or more than `maxLinks` links (`path` names the relation in its details).
  */
-export function applyLinkOp(name: string, relation: Relation, current: readonly string[], op: LinkOp, maxLinks: number): string[] {
-  const refuse = (message: string) => badRequest(message, { errors: [{ path: [name], message, name: 'ValidationError' }] })
+export function applyLinkOp(name: string, relation: Relation, current: readonly string[], op: LinkOp, maxLinks: number, path: readonly (string | number)[] = [name]): string[] {
+  const refuse = (message: string) => badRequest(message, { errors: [{ path, message, name: 'ValidationError' }] })
   let links: string[]
   if (op.kind === 'set') links = op.targets.map((target) => target.documentId)
   else {

@@ -17,10 +17,6 @@ export type Fail = (path: string, problem: string) => never
 
 export const SUPPORTED: readonly AttributeType[] = ['string', 'text', 'richtext', 'blocks', 'email', 'uid', 'enumeration', 'integer',
   'biginteger', 'float', 'decimal', 'boolean', 'date', 'time', 'datetime', 'json', 'password']
-const NOT_YET: Readonly<Record<string, string>> = {
-  // At top level media attributes are read by readMedia (model.ts); inside components not yet.
-  media: 'media attributes are not supported inside components yet',
-}
 
 /**
  * Names storage keeps for itself on a version's item (lib/table.ts), the API's system fields, and
@@ -139,7 +135,6 @@ export function readAttribute(name: string, declared: Record<string, unknown>, c
   const raw = baseOf(declared, at, context)
   const type = raw.type
   if (typeof type !== 'string') fail(`${at}.type`, 'must be a string naming the attribute type')
-  if (Object.hasOwn(NOT_YET, type)) fail(`${at}.type`, `'${type}' is not supported: ${NOT_YET[type]}`)
   if (!(SUPPORTED as readonly string[]).includes(type)) fail(`${at}.type`, `unknown attribute type '${type}'`)
   const parsed = v.safeParse(optionsSchema(type), raw)
   if (!parsed.success) fail('', describe(parsed.issues, [...prefix.split('.'), name]))

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import * as v from 'valibot'
 import type { Attribute, ComponentField, ComponentSchema, Relation } from '../content-types.js'
-import { describe, PluginOptions, readAttribute, readComponentRef, readRelation, SchemaError, type ComponentRef, type Fail } from './attributes.js'
+import { describe, isMediaDeclaration, PluginOptions, readAttribute, readMedia, readComponentRef, readRelation, SchemaError, type ComponentRef, type Fail } from './attributes.js'
 
 const CATEGORY = /^[a-z0-9][a-z0-9_-]*$/i
 
@@ -77,7 +77,9 @@ function readComponentFile(file: string, uid: string, customFields: Readonly<Rec
   const relations: Record<string, Relation> = {}
   const refs: Record<string, ComponentRef> = {}
   for (const [name, raw] of Object.entries(content.attributes)) {
-    if (raw.type === 'relation') {
+    // Media (content-model.md §19) as at top level: a one-way relation to files.
+    if (isMediaDeclaration(raw)) relations[name] = readMedia(name, raw, fail)
+    else if (raw.type === 'relation') {
       const relation = readRelation(name, raw, fail)
       if (relation.inversedBy !== undefined || relation.mappedBy !== undefined) fail(`attributes.${name}`, 'relations inside components are one-way: remove inversedBy/mappedBy')
       relations[name] = relation

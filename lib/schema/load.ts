@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { routeName, type ContentType } from '../content-types.js'
+import { FILE_UID, routeName, type ContentType } from '../content-types.js'
 import { loadComponents } from './components.js'
 import { checkRelations, readSchema, SchemaError, type SchemaSource } from './model.js'
 
@@ -83,7 +83,7 @@ export function loadContentTypes(dir: string = DEFAULT_CONTENT_TYPES_DIR, option
   checkRelations(types, (type) => files.get(type) ?? type.uid)
   for (const component of components.byUid.values()) {
     for (const [name, relation] of Object.entries(component.relations)) {
-      if (!types.some((type) => type.uid === relation.target)) throw new SchemaError(`${components.files.get(component.uid) ?? component.uid}: attributes.${name}: target '${relation.target}' is not a content type of this deployment (${types.map((t) => t.uid).join(', ')})`)
+      if (relation.target !== FILE_UID && !types.some((type) => type.uid === relation.target)) throw new SchemaError(`${components.files.get(component.uid) ?? component.uid}: attributes.${name}: target '${relation.target}' is not a content type of this deployment (${types.map((t) => t.uid).join(', ')})`)
     }
   }
   return types

@@ -6,7 +6,8 @@
 //
 //   { documentId: '#link:<target documentId>', locale: '<source uid>#<attribute>#<source list>#<source id, 16 digits>#<source documentId>', r, t }
 //
-// so the links to a document from one attribute and list are one Query; `t` is when the link was
+// so the links to a document from one attribute and list are one Query (a relation inside a
+// component is keyed by its path of attribute names, `seo.article`: components/entries.ts); `t` is when the link was
 // made (an inverse side shows its links in that order, as Strapi does). The item is written outside the write's transaction: put before it (for a link it
 // adds), deleted after it (for one it removes), each on condition of `r`, the source document's
 // head revision of the change, so a late put or delete never undoes a newer change. The index is
@@ -17,6 +18,7 @@ import { ownedRelations, type ContentType } from '../content-types.js'
 import { conditionalWrite, guarded, inParallel } from './client.js'
 import { serviceUnavailable } from '../errors.js'
 import { listOf, type Version } from './items.js'
+import { storedComponentLinks } from '../components/entries.js'
 
 type Item = Record<string, unknown>
 
@@ -51,22 +53,26 @@ const pad = (id: number) => String(id).padStart(16, '0')
 /** The index keys of every link `versions` hold. */
 export function linkKeys(type: ContentType, versions: readonly Version[]): Map<string, LinkKey> {
   const keys = new Map<string, LinkKey>()
+  const add = (version: Version, attribute: string, targets: Iterable<string>) => {
+    for (const target of targets) {
+      const key = { documentId: linkPartition(target), locale: `${linkPrefix(type.uid, attribute, listOf(version))}${pad(version.id)}#${version.documentId}` }
+      keys.set(`${key.documentId}\u0000${key.locale}`, key)
+    }
+  }
   for (const version of versions) {
     for (const name of ownedRelations(type)) {
       const value = version.attributes[name]
-      const targets = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []
-      for (const target of targets) {
-        const key = { documentId: linkPartition(target), locale: `${linkPrefix(type.uid, name, listOf(version))}${pad(version.id)}#${version.documentId}` }
-        keys.set(`${key.documentId}\u0000${key.locale}`, key)
-      }
+      add(version, name, typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [])
     }
+    // Links inside components, under their path (`seo.article`): one item per version and target.
+    for (const [path, targets] of storedComponentLinks(type, version.attributes)) add(version, path, targets)
   }
   return keys
 }
 
 /** The links a change adds and removes: the index items to put before it commits and delete after. */
 export function linkChanges(type: ContentType, before: readonly Version[], after: readonly Version[]): { added: LinkKey[]; removed: LinkKey[] } {
-  if (ownedRelations(type).length === 0) return { added: [], removed: [] }
+  if (ownedRelations(type).length === 0 && Object.keys(type.components).length === 0) return { added: [], removed: [] }
   const old = linkKeys(type, before)
   const now = linkKeys(type, after)
   return { added: [...now].filter(([id]) => !old.has(id)).map(([, key]) => key), removed: [...old].filter(([id]) => !now.has(id)).map(([, key]) => key) }

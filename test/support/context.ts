@@ -215,10 +215,10 @@ export async function expectStorageInvariants(ctx: TestContext): Promise<void> {
 }
 
 /** The index of links by target holds every link a version holds (it may hold more: lib/storage/links.ts). */
-export function expectLinksIndexed(items: readonly Record<string, any>[], read: ReadonlyMap<Record<string, unknown>, Version> = new Map()): void {
+export function expectLinksIndexed(items: readonly Record<string, any>[], read: ReadonlyMap<Record<string, unknown>, Version> = new Map(), types: readonly ContentType[] = shippedTypes): void {
   const indexed = new Set(items.filter((item) => String(item.documentId).startsWith('#link:')).map((item) => `${String(item.documentId)}\u0000${String(item.locale)}`))
   const own = items.filter((item) => !String(item.documentId).startsWith('#') && item.locale !== HEAD && !String(item.locale).startsWith('~'))
-  for (const type of shippedTypes) {
+  for (const type of types) {
     const versions = own.filter((item) => item.contentType === type.uid).map((item) => read.get(item) ?? itemToVersion(type, item))
     for (const [key] of linkKeys(type, versions)) expect({ link: key, indexed: indexed.has(key) }).toEqual({ link: key, indexed: true })
   }

@@ -40,7 +40,7 @@ function problemOf(dir: string, options: LoadOptions = {}): string {
 }
 
 describe('component files', () => {
-  it('starts a real Strapi project (LaunchPad) unchanged but for its media attributes', () => {
+  it('starts a real Strapi project (LaunchPad) unchanged, media inside its components too', () => {
     const types = loadContentTypes(LAUNCHPAD)
     const page = types.find((type) => type.uid === 'api::page.page')!
     expect(page.components.seo).toMatchObject({ kind: 'component', localized: true, repeatable: false })
@@ -53,6 +53,25 @@ describe('component files', () => {
     expect(hero.components.CTAs!.components[0]!.attributes.variant).toEqual({ type: 'enumeration', localized: false, enum: ['simple', 'outline', 'primary', 'muted'], default: 'primary' })
     const related = types.find((type) => type.uid === 'api::article.article')!.components.dynamic_zone!.components.find((each) => each.uid === 'dynamic-zone.related-articles')
     expect(related?.relations.articles).toMatchObject({ relation: 'oneToMany', target: 'api::article.article', many: true })
+    // Media inside components (content-model.md §19): one-way relations to files, as at top level.
+    expect(page.components.seo!.components[0]!.relations.metaImage).toEqual({ relation: 'oneWay', target: 'plugin::upload.file', many: false, media: { allowedTypes: ['images', 'files', 'videos'] } })
+    expect(types.find((type) => type.uid === 'api::product.product')!.relations.images).toMatchObject({ target: 'plugin::upload.file', many: true })
+  })
+
+  it('starts Strapi 5\'s blog template unchanged: media at top level, inside components and in a zone', () => {
+    const types = loadContentTypes(new URL('../fixtures/blog-template/src/api/', import.meta.url).pathname)
+    const article = types.find((type) => type.uid === 'api::article.article')!
+    const zone = article.components.blocks!
+    expect(zone.components.map((each) => each.uid)).toEqual(['shared.media', 'shared.quote', 'shared.rich-text', 'shared.slider'])
+    expect(zone.components[3]!.relations.files).toMatchObject({ target: 'plugin::upload.file', many: true, media: { allowedTypes: ['images'] } })
+    expect(types.find((type) => type.uid === 'api::global.global')!.components.defaultSeo!.components[0]!.relations.shareImage).toMatchObject({ target: 'plugin::upload.file', many: false })
+  })
+
+  it('reads media inside a component (and Strapi\'s morph relation to files) as one-way relations to files', () => {
+    const dir = project({ meta: { type: 'component', component: 'shared.a' } }, { 'shared.a': component({ image: { type: 'media', required: true, allowedTypes: ['images'] }, files: { type: 'relation', relation: 'morphMany', target: 'plugin::upload.file', morphBy: 'related' } }) })
+    const schema = loadContentTypes(dir)[0]!.components.meta!.components[0]!
+    expect(schema.relations.image).toEqual({ relation: 'oneWay', target: 'plugin::upload.file', many: false, media: { allowedTypes: ['images'], required: true } })
+    expect(schema.relations.files).toMatchObject({ relation: 'manyWay', target: 'plugin::upload.file', many: true })
   })
 
   it('reads every attribute type and option inside a component, and nests components', () => {
@@ -97,7 +116,7 @@ describe('component files', () => {
     ['a two-way relation in a component', project({}, { 'shared.a': component({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::thing.thing', inversedBy: 'x' } }) }), /shared\/a\.json: attributes\.owner: relations inside components are one-way/],
     ['a relation from a component to an unknown type', project({}, { 'shared.a': component({ owner: { type: 'relation', relation: 'oneToOne', target: 'api::nope.nope' } }) }), /shared\/a\.json: attributes\.owner: target 'api::nope\.nope' is not a content type/],
     ['a file that is not JSON', project({}, { 'shared.a': '{ "attributes": ' }), /shared\/a\.json: not valid JSON/],
-    ['media inside a component (until media lands)', project({}, { 'shared.a': component({ image: { type: 'media' } }) }), /shared\/a\.json: attributes\.image\.type: 'media' is not supported/],
+    ['an unknown media kind inside a component', project({}, { 'shared.a': component({ image: { type: 'media', allowedTypes: ['pictures'] } }) }), /shared\/a\.json: attributes\.image\.allowedTypes\.0: must list some of images, videos, audios, files/],
   ])('refuses %s, naming the file and the key', (_, dir, message) => {
     expect(problemOf(dir)).toMatch(message)
   })
