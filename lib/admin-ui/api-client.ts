@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono'
 import { fullAccessCaller, TRUSTED_CALLER } from '../access.js'
 import { createAdminApp, createLocalesApp } from '../admin-app.js'
 import { createContentApp } from '../content-app.js'
+import { createUploadApp } from '../media/upload-app.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { typesOf } from './types.js'
@@ -25,6 +26,7 @@ export interface FieldError {
 }
 
 export interface ApiClient {
+  /** `body`: JSON, or a FormData sent as multipart/form-data (the upload API). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>
 }
 
@@ -42,11 +44,14 @@ export function createApiClient(services: Services): ApiClient {
   // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
   const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
   for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
+  // The media library's reads and writes (a process without a blob store takes no uploads).
+  if (services.media !== undefined) inner.route('/', createUploadApp(services, services.media, true))
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {
       const init: RequestInit = { method, headers: { ...authorization, ...headers } }
-      if (body !== undefined) {
+      if (body instanceof FormData) init.body = body
+      else if (body !== undefined) {
         init.body = JSON.stringify(body)
         init.headers = { ...init.headers, 'Content-Type': 'application/json' }
       }

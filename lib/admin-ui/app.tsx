@@ -12,6 +12,7 @@ import type { Services } from '../services.js'
 import { createApiClient, type ApiClient } from './api-client.js'
 import { assetText, SCRIPT, STYLESHEET, type Asset } from './assets.js'
 import { registerEditorPages } from './editors.js'
+import { registerMediaLibrary } from './media-library.js'
 import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
 import { registerOperatorPages } from './operators.js'
@@ -26,11 +27,22 @@ import { seeOther, type Ui } from './ui.js'
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-const securityHeaders: MiddlewareHandler = async (c, next) => {
+/** The policy with images also from `imageOrigin` (the media files' CDN, when not our own origin). */
+export function contentSecurityPolicy(imageOrigin: string | undefined): string {
+  return imageOrigin === undefined ? CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY.replace("img-src 'self'", `img-src 'self' ${imageOrigin}`)
+}
+
+/** The origin of the media files' URLs, if they are absolute (S3 or the CDN, not `/uploads/`). */
+function mediaOrigin(services: Services): string | undefined {
+  const url = services.media?.blobs.urlOf('uploads/x')
+  return url !== undefined && /^https?:\/\//.test(url) ? new URL(url).origin : undefined
+}
+
+const headersWith = (policy: string): MiddlewareHandler => async (c, next) => {
   await next()
   // The API's CORS headers are for the JSON API: pages are for our own origin only.
   for (const name of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']) c.header(name, undefined)
-  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+  c.header('Content-Security-Policy', policy)
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'no-referrer')
@@ -47,6 +59,7 @@ const pageOf = (c: Context) => c.get(PAGE) as PageContext
  */
 export function createAdminUi(services: Services, api: ApiClient = createApiClient(services)): Hono {
   const app = createBaseApp(services.config, undefined, true)
+  const securityHeaders = headersWith(contentSecurityPolicy(mediaOrigin(services)))
   const keys = new SessionKeys(services.adminToken)
   const types = typesOf(services)
 
@@ -57,7 +70,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   const signedIn: MiddlewareHandler = async (c, next) => {
     const session = keys.verify(sessionCookieOf(c), Date.now())
     if (session === undefined) return seeOther(c, '/admin/sign-in')
-    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types }
+    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: services.media !== undefined }
     c.set(PAGE, page)
     await next()
   }
@@ -145,5 +158,6 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
 
   registerOperatorPages(ui)
   registerEditorPages(ui)
+  if (services.media !== undefined) registerMediaLibrary(ui)
   return app
 }
