@@ -39,7 +39,8 @@ export function createServerApp(services: Services, log?: LogWriter, extra: read
   })
   // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
   app.route('/', createLocalesApp(services, true))
-  app.route('/', createAdminSite(services, true))
+  const media = services.media
+  app.route('/', createAdminSite(services, true, media === undefined ? undefined : () => createUploadApp(services, media, true)))
   for (const type of services.types) app.route('/', createContentApp(type, services, true))
   if (services.media !== undefined) app.route('/', createUploadApp(services, services.media, true))
   // A local server's own routes (the stored files at /uploads/, lib/local/uploads.ts).

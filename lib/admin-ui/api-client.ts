@@ -7,7 +7,6 @@ import type { Context, Hono } from 'hono'
 import { fullAccessCaller, TRUSTED_CALLER } from '../access.js'
 import { createAdminApp, createLocalesApp } from '../admin-app.js'
 import { createContentApp } from '../content-app.js'
-import { createUploadApp } from '../media/upload-app.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { typesOf } from './types.js'
@@ -30,8 +29,8 @@ export interface ApiClient {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>
 }
 
-/** The in-process API of one process's services. */
-export function createApiClient(services: Services): ApiClient {
+/** The in-process API of one process's services; `uploads` makes its upload API, if it takes uploads. */
+export function createApiClient(services: Services, uploads?: () => Hono): ApiClient {
   // No request log of its own: the page's request is logged, with the DynamoDB calls of its API calls.
   const inner: Hono = createBaseApp(services.config, false)
   const caller = fullAccessCaller(typesOf(services))
@@ -44,8 +43,8 @@ export function createApiClient(services: Services): ApiClient {
   // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
   const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
   for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
-  // The media library's reads and writes (a process without a blob store takes no uploads).
-  if (services.media !== undefined) inner.route('/', createUploadApp(services, services.media, true))
+  // The media library's reads and writes (only a process with a blob store has them).
+  if (uploads !== undefined) inner.route('/', uploads())
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {

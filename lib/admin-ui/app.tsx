@@ -158,6 +158,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
 
   registerOperatorPages(ui)
   registerEditorPages(ui)
+  // The library's page needs the upload API: a process that takes uploads (not the admin function).
   if (services.media !== undefined) registerMediaLibrary(ui)
   return app
 }
