@@ -12,7 +12,6 @@ import type { Services } from '../services.js'
 import { createApiClient, type ApiClient } from './api-client.js'
 import { assetText, SCRIPT, STYLESHEET, type Asset } from './assets.js'
 import { registerEditorPages } from './editors.js'
-import { registerMediaLibrary } from './media-library.js'
 import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
 import { registerOperatorPages } from './operators.js'
@@ -55,9 +54,10 @@ const pageOf = (c: Context) => c.get(PAGE) as PageContext
 
 /**
  * The admin web interface's routes, to be mounted beside the admin API (see createAdminSite);
- * `api` is the in-process API its pages call (tests pass one that counts the calls).
+ * `api` is the in-process API its pages call (tests pass one that counts the calls);
+ * `mediaLibrary` registers the media library's pages (media-library.tsx) in a process that takes uploads.
  */
-export function createAdminUi(services: Services, api: ApiClient = createApiClient(services)): Hono {
+export function createAdminUi(services: Services, api: ApiClient = createApiClient(services), mediaLibrary?: (ui: Ui) => void): Hono {
   const app = createBaseApp(services.config, undefined, true)
   const securityHeaders = headersWith(contentSecurityPolicy(mediaOrigin(services)))
   const keys = new SessionKeys(services.adminToken)
@@ -70,7 +70,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   const signedIn: MiddlewareHandler = async (c, next) => {
     const session = keys.verify(sessionCookieOf(c), Date.now())
     if (session === undefined) return seeOther(c, '/admin/sign-in')
-    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: services.media !== undefined }
+    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: mediaLibrary !== undefined }
     c.set(PAGE, page)
     await next()
   }
@@ -158,7 +158,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
 
   registerOperatorPages(ui)
   registerEditorPages(ui)
-  // The library's page needs the upload API: a process that takes uploads (not the admin function).
-  if (services.media !== undefined) registerMediaLibrary(ui)
+  // The library's pages need the upload API: only a process that takes uploads registers them.
+  mediaLibrary?.(ui)
   return app
 }
