@@ -236,5 +236,15 @@ describe('components, zones and media in the admin, in Chromium', { timeout: 240
     expect((await ctx.request('GET', `/api/upload/files/${harbour.id}`, { token })).status).toBe(404)
     const [after] = (await api(`/api/posts/${documentId}?populate=*`)).data
     expect(after.cover).toBeNull()
+
+    // A new file uploaded from the document form itself becomes the cover.
+    await page.goto(url(`/admin/content/posts/${documentId}?locale=en`))
+    await page.getByLabel('Or upload a new file (chosen instead)').setInputFiles({ name: 'new-cover.png', mimeType: 'image/png', buffer: await png(120, 80) })
+    await page.getByRole('button', { name: 'Save en' }).click()
+    expect(await status().textContent()).toContain('Saved.')
+    const [covered] = (await api(`/api/posts/${documentId}?populate=*`)).data
+    expect(covered.cover.name).toBe('new-cover.png')
+    expect(covered.gallery.map((file: any) => file.name)).toEqual(['dropped.png'])
+    expect(await page.getByRole('group', { name: 'cover' }).getByRole('radio', { name: 'new-cover.png' }).isChecked()).toBe(true)
   })
 })
