@@ -2,6 +2,7 @@
 // content type, the locales route and the admin API are separate functions with the same apps.
 import type { Hono } from 'hono'
 import { createLocalesApp } from './admin-app.js'
+import { registerMediaLibrary } from './admin-ui/media-library.js'
 import { createAdminSite } from './admin-ui/site.js'
 import { createContentApp } from './content-app.js'
 import { createBaseApp, json } from './http.js'
@@ -39,7 +40,8 @@ export function createServerApp(services: Services, log?: LogWriter, extra: read
   })
   // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
   app.route('/', createLocalesApp(services, true))
-  app.route('/', createAdminSite(services, true))
+  const media = services.media
+  app.route('/', createAdminSite(services, true, media === undefined ? undefined : { uploads: () => createUploadApp(services, media, true), pages: registerMediaLibrary }))
   for (const type of services.types) app.route('/', createContentApp(type, services, true))
   if (services.media !== undefined) app.route('/', createUploadApp(services, services.media, true))
   // A local server's own routes (the stored files at /uploads/, lib/local/uploads.ts).

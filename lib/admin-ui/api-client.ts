@@ -25,11 +25,12 @@ export interface FieldError {
 }
 
 export interface ApiClient {
+  /** `body`: JSON, or a FormData sent as multipart/form-data (the upload API). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>
 }
 
-/** The in-process API of one process's services. */
-export function createApiClient(services: Services): ApiClient {
+/** The in-process API of one process's services; `uploads` makes its upload API, if it takes uploads. */
+export function createApiClient(services: Services, uploads?: () => Hono): ApiClient {
   // No request log of its own: the page's request is logged, with the DynamoDB calls of its API calls.
   const inner: Hono = createBaseApp(services.config, false)
   const caller = fullAccessCaller(typesOf(services))
@@ -42,11 +43,14 @@ export function createApiClient(services: Services): ApiClient {
   // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
   const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
   for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
+  // The media library's reads and writes (only a process with a blob store has them).
+  if (uploads !== undefined) inner.route('/', uploads())
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {
       const init: RequestInit = { method, headers: { ...authorization, ...headers } }
-      if (body !== undefined) {
+      if (body instanceof FormData) init.body = body
+      else if (body !== undefined) {
         init.body = JSON.stringify(body)
         init.headers = { ...init.headers, 'Content-Type': 'application/json' }
       }

@@ -24,11 +24,22 @@ import { seeOther, type Ui } from './ui.js'
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-const securityHeaders: MiddlewareHandler = async (c, next) => {
+/** The policy with images also from `imageOrigin` (the media files' CDN, when not our own origin). */
+export function contentSecurityPolicy(imageOrigin: string | undefined): string {
+  return imageOrigin === undefined ? CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY.replace("img-src 'self'", `img-src 'self' ${imageOrigin}`)
+}
+
+/** The origin of the media files' URLs, if they are absolute (S3 or the CDN, not `/uploads/`). */
+function mediaOrigin(services: Services): string | undefined {
+  const url = services.media?.blobs.urlOf('uploads/x')
+  return url !== undefined && /^https?:\/\//.test(url) ? new URL(url).origin : undefined
+}
+
+const headersWith = (policy: string): MiddlewareHandler => async (c, next) => {
   await next()
   // The API's CORS headers are for the JSON API: pages are for our own origin only.
   for (const name of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']) c.header(name, undefined)
-  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+  c.header('Content-Security-Policy', policy)
   c.header('X-Content-Type-Options', 'nosniff')
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'no-referrer')
@@ -41,10 +52,12 @@ const pageOf = (c: Context) => c.get(PAGE) as PageContext
 
 /**
  * The admin web interface's routes, to be mounted beside the admin API (see createAdminSite);
- * `api` is the in-process API its pages call (tests pass one that counts the calls).
+ * `api` is the in-process API its pages call (tests pass one that counts the calls);
+ * `mediaLibrary` registers the media library's pages (media-library.tsx) in a process that takes uploads.
  */
-export function createAdminUi(services: Services, api: ApiClient = createApiClient(services)): Hono {
+export function createAdminUi(services: Services, api: ApiClient = createApiClient(services), mediaLibrary?: (ui: Ui) => void): Hono {
   const app = createBaseApp(services.config, undefined, true)
+  const securityHeaders = headersWith(contentSecurityPolicy(mediaOrigin(services)))
   const keys = new SessionKeys(services.adminToken)
   const types = typesOf(services)
 
@@ -56,7 +69,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
     const session = keys.verify(sessionCookieOf(c), Date.now())
     if (session === undefined || !(await services.adminSessions.isLive(session.nonce))) return seeOther(c, '/admin/sign-in')
     rememberSession(c, session)
-    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types }
+    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: mediaLibrary !== undefined }
     c.set(PAGE, page)
     await next()
   }
@@ -116,5 +129,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
 
   registerOperatorPages(ui)
   registerEditorPages(ui)
+  // The library's pages need the upload API: only a process that takes uploads registers them.
+  mediaLibrary?.(ui)
   return app
 }

@@ -8,6 +8,8 @@ import { statusOf, type DocumentView, type Locale } from './documents.js'
 import { AttributeInput, editable, inputText, shownText, supported, type FormMode } from './fields.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
+import { ComponentAndMediaFields, takesUploads, type ComponentFormState } from './components-form/document-fields.js'
+import type { FileSummary } from './media-files.js'
 import type { Picked, RelationView } from './relation-links.js'
 import { RelationPicker, SEARCH_FORM } from './relation-pickers.js'
 import { DOCUMENT_FORM, StatusBar } from './status-bar.js'
@@ -40,7 +42,9 @@ function publicationBlockers(type: ContentType, draft: Record<string, unknown>):
     .map(([name]) => name)
 }
 
-export interface FormState {
+export interface FormState extends ComponentFormState {
+  /** Said after an edit of a component list (nothing saved yet). */
+  readonly notice?: string
   /** Submitted input texts, by attribute, shown again after a refused write. */
   readonly submitted?: ReadonlyMap<string, string>
   /** Problems by attribute (the API's field errors, or the form's own). */
@@ -62,6 +66,8 @@ interface DocumentPageProps {
   readonly state: FormState
   /** The type's relations as this version links them, with their pickers' candidates. */
   readonly relations: readonly RelationView[]
+  /** The library's newest files, offered by the media pickers (none without media attributes). */
+  readonly library?: readonly FileSummary[]
 }
 
 /** The document's page: locale tabs, the side-by-side choice, and the form of one locale. */
@@ -84,7 +90,7 @@ export function DocumentPage(props: DocumentPageProps) {
   return (
     <Page page={page} title={title} section={`content:${routeName(type)}`}>
       {type.kind === 'collection' ? <p><a href={to(page, `/admin/content/${routeName(type)}${queryOf({ locale })}`)}>{`Back to the ${displayNameOf(type).toLowerCase()} list`}</a></p> : null}
-      <Notice text={props.notice} />
+      <Notice text={props.notice ?? state.notice} />
       <Problem text={state.problem} />
       <StatusBar type={type} view={view} locale={locale} mode={mode} badge={<VersionBadge type={type} view={view} locale={locale} />} blockers={blockers} />
       {mode === 'create' && type.kind === 'collection' ? null : (
@@ -124,7 +130,7 @@ export function DocumentPage(props: DocumentPageProps) {
           {props.source === undefined ? null : <input type="hidden" name="source" value={props.source} />}
         </form>
       ) : null}
-      <form id={DOCUMENT_FORM} method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" novalidate>
+      <form id={DOCUMENT_FORM} method="post" action={to(page, `${base}${queryOf({ locale, source: props.source })}`)} aria-labelledby="version-title" enctype={takesUploads(type) ? 'multipart/form-data' : undefined} novalidate>
         <Csrf token={page.csrf} />
         {current?.etag === undefined ? null : <input type="hidden" name="_etag" value={current.etag} />}
         {mode === 'create' && type.kind === 'collection' ? (
@@ -182,6 +188,7 @@ export function DocumentPage(props: DocumentPageProps) {
             </div>
           )
         })}
+        <ComponentAndMediaFields page={page} type={type} mode={mode} current={current} anyVersion={anyVersion} source={source} sourceLocale={props.source} state={state} library={props.library ?? []} requiredText={required} />
         {props.relations.map((relation) => <RelationPicker page={page} view={relation} locale={locale} picked={state.picked?.get(relation.name)} error={state.errors?.get(relation.name)} />)}
         {/* Saving and publishing: the status bar's buttons, at the top (status-bar.tsx). */}
       </form>

@@ -4,6 +4,7 @@
 // draft and the published version of each locale, and which drafts have unpublished changes.
 import { routeName, type ContentType } from '../content-types.js'
 import type { ApiClient } from './api-client.js'
+import { populateForForm } from './components-form/populate.js'
 import { hasDraftAndPublish } from './types.js'
 
 export interface Locale {
@@ -40,9 +41,11 @@ export async function localesOf(api: ApiClient): Promise<Locale[]> {
   return [...locales].sort((a, b) => Number(b.isDefault) - Number(a.isDefault))
 }
 
-async function versionsIn(api: ApiClient, path: string, locales: readonly Locale[], status: string | undefined): Promise<Map<string, VersionView>> {
+async function versionsIn(api: ApiClient, type: ContentType, path: string, locales: readonly Locale[], status: string | undefined): Promise<Map<string, VersionView>> {
   const found = await Promise.all(locales.map(async (locale) => {
     const query = new URLSearchParams({ locale: locale.code, fallback: 'false', ...(status === undefined ? {} : { status }) })
+    // Components and media are edited on the page: read whole (nested ones too).
+    populateForForm(type, query)
     const answer = await api.call('GET', `${path}?${query}`)
     if (answer.status !== 200) return undefined
     const data = Array.isArray(answer.body.data) ? answer.body.data[0] : answer.body.data
@@ -55,12 +58,12 @@ async function versionsIn(api: ApiClient, path: string, locales: readonly Locale
 export async function readDocument(api: ApiClient, type: ContentType, documentId: string | undefined, locales: readonly Locale[]): Promise<DocumentView> {
   const path = documentPath(type, documentId)
   if (!hasDraftAndPublish(type)) {
-    const versions = await versionsIn(api, path, locales, undefined)
+    const versions = await versionsIn(api, type, path, locales, undefined)
     return { editable: versions, published: versions, modified: new Set() }
   }
   const [editable, published, listed] = await Promise.all([
-    versionsIn(api, path, locales, 'draft'),
-    versionsIn(api, path, locales, 'published'),
+    versionsIn(api, type, path, locales, 'draft'),
+    versionsIn(api, type, path, locales, 'published'),
     type.kind === 'collection' && documentId !== undefined ? modifiedIn(api, type, documentId) : undefined,
   ])
   const modified = new Set([...editable].filter(([code, draft]) => {

@@ -15,9 +15,16 @@ import type { Form } from './form.js'
 import { Page, to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
 import { linkData, pickedOf, readRelations } from './relation-links.js'
+import { componentData, componentsFromForm } from './components-form/document-fields.js'
+import { applyEdit, isComponentEdit } from './components-form/edits.js'
+import { errorKey } from './components-form/state.js'
+import { readLibrary } from './media-files.js'
+import { chosenMedia, mediaData, usesMedia } from './media-picker.js'
 import { attributesOf, hasDraftAndPublish, typeAt, typesOf } from './types.js'
 import { seeOther, type Ui } from './ui.js'
 
+/** Files each media picker offers from the library (the newest). */
+const PICKER_FILES = 24
 
 export function registerEditorPages(ui: Ui): void {
   const { api } = ui
@@ -30,28 +37,54 @@ export function registerEditorPages(ui: Ui): void {
     const locale = locales.some((entry) => entry.code === q.locale) ? (q.locale as string) : (locales[0]?.code ?? 'en')
     const creating = documentId === undefined && type.kind === 'collection'
     // The relations' read runs beside the versions' (a locale without a version links nothing: its 404).
-    const [view, relations] = await Promise.all([
+    const [view, relations, library] = await Promise.all([
       creating ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : readDocument(api, type, documentId, locales),
       readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q),
+      usesMedia(type) ? readLibrary(api, 0, PICKER_FILES).then((page) => page.files) : [],
     ])
     if (documentId !== undefined && view.editable.size === 0) return notFoundPage(c, page)
     const source = q.source === undefined || q.source === '' ? undefined : q.source
-    return c.html(<DocumentPage page={page} type={type} documentId={documentId} locales={locales} view={view} locale={locale} source={source} notice={NOTICES[q.notice ?? '']} state={state} relations={relations} />, status as 200)
+    return c.html(<DocumentPage page={page} type={type} documentId={documentId} locales={locales} view={view} locale={locale} source={source} notice={NOTICES[q.notice ?? '']} state={state} relations={relations} library={library} />, status as 200)
   }
 
-  /** A refused write: the page again, with what was typed and each problem next to its field. */
-  const refusedWrite = (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, form: Form, answer: ApiAnswer | undefined, local?: Map<string, string>) => {
+  /** What a form held, shown again: typed texts, relation picks, component entries, media choices. */
+  const submittedOf = (type: ContentType, form: Form): FormState => {
     const submitted = new Map<string, string>()
     for (const [name, attribute] of attributesOf(type)) {
       const text = form.text(fieldName(name))
       if (attribute.type === 'boolean') submitted.set(name, text === 'true' ? 'true' : 'false')
       else if (text !== undefined && attribute.type !== 'password') submitted.set(name, text)
     }
+    return { submitted, picked: pickedOf(types, type, form), components: componentsFromForm(type, form), media: chosenMedia(type, form) }
+  }
+
+  /** A refused write: the page again, with what was typed and each problem next to its field. */
+  const refusedWrite = (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, form: Form, answer: ApiAnswer | undefined, local?: Map<string, string>) => {
     const errors = new Map(local)
-    if (answer !== undefined) for (const error of fieldErrorsOf(answer)) if (error.path[0] !== undefined && !errors.has(error.path[0])) errors.set(error.path[0], error.message)
+    // A component's errors are shown at the full path they name (`blocks.2.title`).
+    const keyOf = (path: readonly string[]) => (type.components[path[0] ?? ''] === undefined ? path[0] : errorKey(path))
+    if (answer !== undefined) for (const error of fieldErrorsOf(answer)) if (error.path[0] !== undefined && !errors.has(keyOf(error.path) as string)) errors.set(keyOf(error.path) as string, error.message)
     const problem = answer === undefined ? 'Some fields need a fix before saving.' : answer.status === 412 ? 'This version was changed by someone else since you opened it: reload the page to see the change, then apply yours again.' : messageOf(answer)
     const status = answer?.status ?? 400
-    return showDocument(c, page, type, documentId, { submitted, errors, problem, picked: pickedOf(types, type, form) }, status)
+    return showDocument(c, page, type, documentId, { ...submittedOf(type, form), errors, problem }, status)
+  }
+
+  /** An edit of a component list (add, remove, move): the page again with it applied, nothing saved. */
+  const editComponents = (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, form: Form, intent: string) => {
+    const state = submittedOf(type, form)
+    const components = new Map(state.components)
+    const focus = applyEdit(type, components, intent, form)
+    return showDocument(c, page, type, documentId, { ...state, components, focus, notice: 'Changed on this page only: save to keep it.' })
+  }
+
+  /** The `data` of a save: the plain fields, components, media (uploaded first) and relations. */
+  const writeData = async (type: ContentType, form: Form, mode: FormMode) => {
+    const plain = readData(type, form, mode)
+    const components = componentData(type, form, mode)
+    const problems = new Map([...plain.problems, ...components.problems])
+    if (problems.size > 0) return { data: {}, problems }
+    const media = await mediaData(api, type, form, mode === 'create')
+    return { data: { ...plain.data, ...components.data, ...media.data, ...linkData(types, type, form, mode !== 'update') }, problems: media.problems }
   }
 
   /** One form post on a document: save (create, update, localize), delete, or a publication action. */
@@ -59,6 +92,7 @@ export function registerEditorPages(ui: Ui): void {
     const locale = c.req.query('locale') ?? ''
     const source = c.req.query('source')
     const intent = form.text('intent') ?? 'save'
+    if (isComponentEdit(intent)) return editComponents(c, page, type, documentId, form, intent)
     const path = documentPath(type, documentId)
     const back = (notice: string, id = documentId) => seeOther(c, `${type.kind === 'single' || id === undefined ? `/admin/content/${routeName(type)}` : `/admin/content/${routeName(type)}/${id}`}${queryOf({ locale, source, notice })}`)
     if (intent === 'delete' || intent === 'delete-all') {
@@ -86,21 +120,20 @@ export function registerEditorPages(ui: Ui): void {
     const publish = drafts && (intent === 'save-publish' || intent === 'publish-all')
     if (documentId === undefined && type.kind === 'collection') {
       const target = form.text('_locale') ?? locale
-      const { data, problems } = readData(type, form, 'create')
+      const { data, problems } = await writeData(type, form, 'create')
       if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
       // Without `status`, the API writes the draft and publishes it in one transaction.
-      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...(drafts && !publish ? { status: 'draft' } : {}) })}`, { data: { ...data, ...linkData(types, type, form, true) } })
+      const answer = await api.call('POST', `${path}?${new URLSearchParams({ locale: target, ...(drafts && !publish ? { status: 'draft' } : {}) })}`, { data })
       if (answer.status !== 200 && answer.status !== 201) return refusedWrite(c, page, type, documentId, form, answer)
       return seeOther(c, `/admin/content/${routeName(type)}/${answer.body.data.documentId}${queryOf({ locale: target, notice: 'created' })}`)
     }
     const existing = (await readDocument(api, type, documentId, await localesOf(api))).editable
     const mode: FormMode = existing.has(locale) ? 'update' : existing.size === 0 ? 'create' : 'localization'
-    const { data, problems } = readData(type, form, mode)
+    const { data, problems } = await writeData(type, form, mode)
     if (problems.size > 0) return refusedWrite(c, page, type, documentId, form, undefined, problems)
     // The form edits the draft, so its ETag guards the write (a PUT's If-Match names the version of
     // its status): save and publish is the draft written, then that very draft published.
-    const links = linkData(types, type, form, mode !== 'update')
-    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data: { ...data, ...links } }, ifMatch)
+    const answer = await api.call('PUT', `${path}?${new URLSearchParams({ locale, ...(drafts ? { status: 'draft' } : {}) })}`, { data }, ifMatch)
     if (answer.status !== 200) return refusedWrite(c, page, type, documentId, form, answer)
     if (publish) {
       // Publish all: this locale's draft saved first, as a publish of this locale saves it.

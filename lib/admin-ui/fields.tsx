@@ -137,8 +137,8 @@ export function readData(type: ContentType, form: Form, mode: FormMode): { data:
   return { data, problems }
 }
 
-/** One input's text as the attribute's JSON value. */
-function parseText(attribute: AttributeView, text: string): { value: unknown } | { problem: string } {
+/** One input's text as the attribute's JSON value (component fields parse theirs with it too). */
+export function parseText(attribute: AttributeView, text: string): { value: unknown } | { problem: string } {
   switch (attribute.type) {
     case 'integer':
       return /^-?\d+$/.test(text.trim()) ? { value: Number(text.trim()) } : { problem: 'must be a whole number' }

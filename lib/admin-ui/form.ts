@@ -1,4 +1,5 @@
-// Reading a submitted form (application/x-www-form-urlencoded or multipart): text values only.
+// Reading a submitted form (application/x-www-form-urlencoded or multipart): text values, and
+// the files of a multipart form's file fields.
 import type { Context } from 'hono'
 
 /** The fields of a submitted form. */
@@ -16,6 +17,12 @@ export class Form {
   all(name: string): string[] {
     const value = this.fields[name]
     return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === 'string')
+  }
+
+  /** Every file of a repeated file field (multipart forms), empty picks left out. */
+  files(name: string): File[] {
+    const value = this.fields[name]
+    return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is File => typeof item !== 'string' && item.size > 0)
   }
 
   has(name: string): boolean {

@@ -16,6 +16,8 @@ export interface PageContext {
   readonly here: string
   readonly csrf: string
   readonly types: readonly ContentType[]
+  /** The deployment takes uploads: the navigation has the media library. */
+  readonly media?: boolean
 }
 
 /** A link target relative to the current page (see paths.ts). */
@@ -70,6 +72,7 @@ export function Page(props: { page: PageContext; title: string; section?: string
       <nav aria-label="Main">
         <ul>
           {page.types.map((type) => link(`/admin/content/${routeName(type)}`, displayNameOf(type), `content:${routeName(type)}`))}
+          {page.media === true ? link('/admin/media', 'Media library', 'media') : null}
           {link('/admin/locales', 'Locales', 'locales')}
           {link('/admin/tokens', 'API tokens', 'tokens')}
           {link('/admin/public-role', 'Public role', 'public-role')}

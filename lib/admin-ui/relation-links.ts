@@ -51,10 +51,11 @@ const pickOf = (target: ContentType) => {
   })
 }
 
-/** The relations of `type` a page shows: public ones whose target type is served. */
+/** The relations of `type` a page shows: public ones whose target type is served (media have their own picker). */
 export function shownRelations(types: readonly ContentType[], type: ContentType): { name: string; relation: Relation; target: ContentType }[] {
   return publicRelations(type).flatMap((name) => {
     const relation = type.relations[name] as Relation
+    if (relation.media !== undefined) return []
     const target = typeByUid(types, relation.target)
     return target === undefined ? [] : [{ name, relation, target }]
   })

@@ -3,11 +3,23 @@
 import type { Hono } from 'hono'
 import { createAdminApp } from '../admin-app.js'
 import type { Services } from '../services.js'
+import { createApiClient } from './api-client.js'
 import { createAdminUi } from './app.js'
+import type { Ui } from './ui.js'
 
-/** The administration API and web interface; `mounted` inside the server app (see createBaseApp). */
-export function createAdminSite(services: Services, mounted = false): Hono {
+/** The media library of a process that takes uploads: its upload API, and the pages that call it. */
+export interface MediaLibrary {
+  readonly uploads: () => Hono
+  readonly pages: (ui: Ui) => void
+}
+
+/**
+ * The administration API and web interface; `mounted` inside the server app (see createBaseApp).
+ * `media`, from a process with a blob store: passed in, so the admin function's bundle holds
+ * neither the upload code (nor sharp) nor the library's pages.
+ */
+export function createAdminSite(services: Services, mounted = false, media?: MediaLibrary): Hono {
   const app = createAdminApp(services, mounted)
-  app.route('/', createAdminUi(services))
+  app.route('/', createAdminUi(services, createApiClient(services, media?.uploads), media?.pages))
   return app
 }

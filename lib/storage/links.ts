@@ -161,4 +161,32 @@ export class LinkIndex {
     }
     return found
   }
+
+  /**
+   * Every source the index names for links to `target`, from any type, attribute and list: at most
+   * `limit` plus one (so the caller can tell there are more). One Query per page of the partition.
+   */
+  async linksTo(target: string, limit: number): Promise<(LinkSource & { uid: string; attribute: string })[]> {
+    const found: (LinkSource & { uid: string; attribute: string })[] = []
+    let start: Item | undefined
+    do {
+      const page = await guarded(() => this.db.send(new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'documentId = :p',
+        ExpressionAttributeNames: { '#sk': 'locale', '#t': 't' },
+        ExpressionAttributeValues: { ':p': linkPartition(target) },
+        ProjectionExpression: '#sk, #t',
+        ConsistentRead: true,
+        Limit: limit + 1 - found.length,
+        ExclusiveStartKey: start,
+      })))
+      for (const item of page.Items ?? []) {
+        const parts = String(item.locale).split('#')
+        if (parts.length < 5) continue
+        found.push({ uid: parts[0] as string, attribute: parts[1] as string, list: parts.slice(2, -2).join('#'), id: Number(parts.at(-2)), documentId: parts.at(-1) as string, at: Number(item.t ?? 0) })
+      }
+      start = page.LastEvaluatedKey
+    } while (start !== undefined && found.length <= limit)
+    return found
+  }
 }

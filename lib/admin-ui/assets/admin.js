@@ -14,9 +14,25 @@
     };
     area.addEventListener('input', check);
   }
-  // After a refused save, the first field with a problem has the focus (keyboard users start there).
+  // After a refused save, the first field with a problem has the focus (keyboard users start there);
+  // after an edit of a component list, the entry or button it names (a new entry: its first field).
   const invalid = document.querySelector('main [aria-invalid="true"]');
+  const edited = document.querySelector('main [data-focus]');
   if (invalid) invalid.focus();
+  else if (edited) (edited.matches('button') ? edited : edited.querySelector('input:not([type=hidden]),select,textarea,button') || edited).focus();
+  // Drop zones: files dropped on the form fill its file field and upload.
+  for (const zone of document.querySelectorAll('form[data-drop]')) {
+    const input = zone.querySelector('input[type=file]');
+    zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('dragging'); });
+    zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+    zone.addEventListener('drop', (event) => {
+      event.preventDefault();
+      zone.classList.remove('dragging');
+      if (!event.dataTransfer || event.dataTransfer.files.length === 0) return;
+      input.files = event.dataTransfer.files;
+      zone.requestSubmit();
+    });
+  }
   // Buttons that destroy something ask first.
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
