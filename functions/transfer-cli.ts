@@ -12,7 +12,9 @@ try {
   try {
     process.stderr.write(`${command}: ${args.archive} ${command === 'import' ? 'into' : 'from'} the ${where}\n`)
     if (command === 'import') {
+      const started = performance.now()
       const report = await importArchive(services, args.archive, { concurrency: args.concurrency, progress: (done, total) => process.stderr.write(`import: ${done} / ${total} versions\n`) })
+      process.stderr.write(`import: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
       if (report.differences.length > 0) {
         process.stderr.write(`The archive's schemas differ from the project's content types; nothing was written:\n${report.differences.map((line) => `  - ${line}`).join('\n')}\n`)
         process.exitCode = 1
