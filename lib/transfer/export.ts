@@ -88,7 +88,7 @@ async function exportPage(run: Run, page: readonly { documentId: string; uid: st
   let rows = 0
   for (const { type, versions } of documents) {
     for (const version of versions) {
-      await run.writer.line('entities', { type: type.uid, id: version.id, data: rowData(type, version, run.defaultLocale) })
+      await run.writer.line('entities', { type: type.uid, id: version.id, data: rowData(type, version) })
       if (type.uid === FILE_UID) run.assets += await writeAsset(run.services, run.writer, version)
       await writeLinks(run, type, version, targets)
       run.counts[type.uid] = (run.counts[type.uid] ?? 0) + 1
@@ -99,12 +99,13 @@ async function exportPage(run: Run, page: readonly { documentId: string; uid: st
 }
 
 /** A version as Strapi's row: its values but relations and media (those are links), its system fields. */
-function rowData(type: ContentType, version: Version, defaultLocale: string): Record<string, unknown> {
+function rowData(type: ContentType, version: Version): Record<string, unknown> {
   const data: Record<string, unknown> = { documentId: version.documentId }
   for (const name of [...Object.keys(type.attributes), ...Object.keys(type.components)]) data[name] = version.attributes[name] ?? null
   if (type.uid === FILE_UID) data.folderPath = '/'
   const publishedAt = version.status === 'draft' ? null : (version.publishedAt ?? version.createdAt)
-  const locale = type.uid === FILE_UID ? null : type.localized ? version.locale : defaultLocale
+  // Strapi's rows of a type without i18n (files too) hold no locale.
+  const locale = type.localized ? version.locale : null
   return { ...data, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt, locale }
 }
 
