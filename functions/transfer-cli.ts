@@ -1,5 +1,6 @@
 // `npm run import -- <archive>` and `npm run export -- <archive>` (integration.md §21): the I/O
 // around lib/transfer/ (progress on stderr, the counts per type on stdout).
+import { exportArchive } from '../lib/transfer/export.js'
 import { importArchive } from '../lib/transfer/import.js'
 import { openTable, parseTransferArgs, TRANSFER_USAGE, TransferUsageError } from '../lib/transfer/cli.js'
 
@@ -7,18 +8,20 @@ const [command, ...rest] = process.argv.slice(2)
 try {
   if (command !== 'import' && command !== 'export') throw new TransferUsageError(`Unknown command ${command ?? '(none)'}`)
   const args = parseTransferArgs(rest)
-  const { services, where, close } = await openTable(args, process.env, process.cwd())
+  const { services, typesDir, where, close } = await openTable(args, process.env, process.cwd())
   try {
     process.stderr.write(`${command}: ${args.archive} ${command === 'import' ? 'into' : 'from'} the ${where}\n`)
     if (command === 'import') {
+      const started = performance.now()
       const report = await importArchive(services, args.archive, { concurrency: args.concurrency, progress: (done, total) => process.stderr.write(`import: ${done} / ${total} versions\n`) })
+      process.stderr.write(`import: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
       if (report.differences.length > 0) {
         process.stderr.write(`The archive's schemas differ from the project's content types; nothing was written:\n${report.differences.map((line) => `  - ${line}`).join('\n')}\n`)
         process.exitCode = 1
       } else process.stdout.write(`${JSON.stringify({ localesAdded: report.locales, counts: report.counts }, null, 2)}\n`)
     } else {
-      // The exporter is not written yet (issue 39, point 3): say so rather than write a partial archive.
-      throw new Error('export is not available yet: see docs/moving-from-strapi.md')
+      const report = await exportArchive(services, args.archive, { typesDir, concurrency: args.concurrency, progress: (rows) => process.stderr.write(`export: ${rows} rows\n`) })
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     }
   } finally {
     await close()

@@ -14,6 +14,7 @@ import { batchGetItems, conditionalWrite, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type Group, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
 import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { scanDocuments } from './document-scan.js'
 import { claimKey, uniqueAttributes } from './unique.js'
 import { changeOf, marksOf, resolveItems, settlePending } from './wide/overlay.js'
 
@@ -121,6 +122,11 @@ export class DocumentStore {
     now: () => string = () => new Date().toISOString(),
   ) {
     this.committer = new DocumentCommitter(db, tableName, guards, (type, documentId) => this.getDocument(type, documentId), now)
+  }
+
+  /** Every document of the table (ids and type uids), a page at a time: a whole-table pass for `npm run export`, never a request's read. */
+  scan(pageItems?: number): AsyncGenerator<{ documentId: string; uid: string }[]> {
+    return scanDocuments(this.db, this.tableName, pageItems)
   }
 
   /** One version, read strongly consistent; undefined when absent or of another type. */

@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util'
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
 import { configFromEnv } from '../config.js'
 import { dynamoEndpointProblem, startDynamoLocal } from '../local/dynamodb-local.js'
+import { LocalBlobs } from '../local/uploads.js'
 import { readLocalSettings } from '../local/settings.js'
-import { loadContentTypes } from '../schema/load.js'
+import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../schema/load.js'
 import { createServices, type Services } from '../services.js'
 import { createDocumentClient } from '../storage/client.js'
 import { ensureTable } from '../storage/schema.js'
@@ -57,15 +58,16 @@ async function stageTable(stage: string, region: string): Promise<string> {
 }
 
 /** The services of the table `args` names, and how to let it go (stops the DynamoDB Local started here). */
-export async function openTable(args: TransferArgs, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<{ services: Services; where: string; close: () => Promise<void> }> {
+export async function openTable(args: TransferArgs, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<{ services: Services; typesDir: string; where: string; close: () => Promise<void> }> {
   const settings = readLocalSettings([], env, cwd)
-  const types = loadContentTypes(env.CONTENT_TYPES_DIR === '' ? undefined : env.CONTENT_TYPES_DIR)
+  const typesDir = env.CONTENT_TYPES_DIR === undefined || env.CONTENT_TYPES_DIR === '' ? DEFAULT_CONTENT_TYPES_DIR : env.CONTENT_TYPES_DIR
+  const types = loadContentTypes(typesDir)
   // The importer reads no token and serves no route: the access service's keys are never used.
   const secrets = { adminToken: undefined, tokenHashSecret: 'transfer-cli-uses-no-api-token-hashes' }
   if (args.stage !== undefined) {
     const tableName = await stageTable(args.stage, settings.region)
     const db = createDocumentClient({ region: settings.region, endpoint: undefined })
-    return { services: createServices(db, { ...configFromEnv(env), tableName }, secrets, types), where: `table ${tableName} of stage ${args.stage}`, close: async () => undefined }
+    return { services: createServices(db, { ...configFromEnv(env), tableName }, secrets, types), typesDir, where: `table ${tableName} of stage ${args.stage}`, close: async () => undefined }
   }
   const local = settings.endpoint === undefined ? await startDynamoLocal({ dbPath: settings.dataDir === undefined ? undefined : `${settings.dataDir}/dynamodb` }) : undefined
   const endpoint = settings.endpoint ?? (local?.endpoint as string)
@@ -75,5 +77,7 @@ export async function openTable(args: TransferArgs, env: Readonly<Record<string,
   const db = createDocumentClient({ region: settings.region, endpoint })
   await ensureTable(db, config.tableName)
   const where = `local table ${config.tableName} (${local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local, data in ${settings.dataDir ?? 'memory'}`})`
-  return { services: createServices(db, config, secrets, types), where, close: async () => void (await local?.stop()) }
+  // The files of `npm start` are under DATA_DIR (lib/local/uploads.ts); without one there are none to read or write.
+  const blobs = settings.dataDir === undefined ? undefined : new LocalBlobs(settings.dataDir)
+  return { services: createServices(db, config, secrets, types, blobs), typesDir, where, close: async () => void (await local?.stop()) }
 }

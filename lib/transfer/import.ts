@@ -6,13 +6,16 @@
 // Components and zones plug in where versionOf reads a row's values (their rows come as further
 // entities and `relation.component`-like links of the row); media as a third pass with the
 // reader's `asset` handler, storing the files before the rows that link them are written.
-import type { ContentType } from '../content-types.js'
+import { FILE_TYPE, FILE_UID, type ContentType } from '../content-types.js'
 import { scopeOf } from '../operations/context.js'
 import { importVersion, type IncomingVersion } from '../operations/import-version.js'
+import type { Readable } from 'node:stream'
+import type { BlobStore } from '../media/blobs.js'
 import type { Services } from '../services.js'
 import { singleTypeDocumentId } from '../storage/documents.js'
 import { readArchive } from './archive-reader.js'
 import { ConfigurationSchema, DEFAULT_LOCALE_KEY, EntitySchema, LinkSchema, LOCALE_TYPE, parseRecord, SchemaRecordSchema, storeValue, type Entity, type Link, type SchemaRecord } from './archive-records.js'
+import { componentValue, fileValues, ownerSide } from './import-values.js'
 import { schemaDifferences } from './schema-diff.js'
 
 /** Rows written at once: the store group-commits them per type, so DynamoDB is the bound. */
@@ -43,11 +46,13 @@ interface Survey {
   rows: Map<string, string>
   /** `<uid> <row id> <field>` → the links the row owns, in their order. */
   links: Map<string, Link[]>
+  /** `<hash><ext>` of each file and format → its MIME type, for the bytes under `assets/uploads/`. */
+  mimes: Map<string, string>
   total: number
 }
 
 async function survey(path: string, types: ReadonlyMap<string, ContentType>): Promise<Survey> {
-  const found: Survey = { schemas: [], locales: [], defaultLocale: undefined, rows: new Map(), links: new Map(), total: 0 }
+  const found: Survey = { schemas: [], locales: [], defaultLocale: undefined, rows: new Map(), links: new Map(), mimes: new Map(), total: 0 }
   await readArchive(path, {
     record: {
       schemas: (record) => void found.schemas.push(parseRecord(SchemaRecordSchema, record, 'schemas')),
@@ -57,11 +62,12 @@ async function survey(path: string, types: ReadonlyMap<string, ContentType>): Pr
         const type = types.get(entity.type)
         if (type === undefined || typeof entity.data.documentId !== 'string') return
         found.rows.set(`${entity.type} ${entity.id}`, type.kind === 'single' ? singleTypeDocumentId(type) : entity.data.documentId)
+        if (type === FILE_TYPE) noteMimes(found.mimes, entity.data)
         found.total += 1
       },
       links: (record) => {
-        const link = parseRecord(LinkSchema, record, 'links')
-        if (!types.has(link.left.type) || link.left.field === undefined) return
+        const link = ownerSide(parseRecord(LinkSchema, record, 'links'))
+        if (link === undefined || !types.has(link.left.type) || link.left.field === undefined) return
         const key = `${link.left.type} ${link.left.ref} ${link.left.field}`
         const list = found.links.get(key)
         if (list === undefined) found.links.set(key, [link])
@@ -74,6 +80,13 @@ async function survey(path: string, types: ReadonlyMap<string, ContentType>): Pr
     },
   })
   return found
+}
+
+/** The MIME types of a file row's objects: its own and its formats'. */
+function noteMimes(mimes: Map<string, string>, data: Record<string, unknown>): void {
+  for (const file of [data, ...Object.values((data.formats ?? {}) as Record<string, Record<string, unknown>>)]) {
+    if (typeof file.hash === 'string' && typeof file.mime === 'string') mimes.set(`${file.hash}${String(file.ext ?? '')}`, file.mime)
+  }
 }
 
 /** Registers the archive's locales the project lacks, and its default locale as the default. */
@@ -92,10 +105,11 @@ async function importLocales(services: Services, found: Survey): Promise<string[
 }
 
 /** The version a Strapi row is: its values, its links resolved to documentIds, its status from publishedAt. */
-function versionOf(type: ContentType, entity: Entity, found: Survey, defaultLocale: string): IncomingVersion {
-  const { data } = entity
+function versionOf(type: ContentType, entity: Entity, found: Survey, defaultLocale: string, blobs: BlobStore | undefined): IncomingVersion {
+  const data = type === FILE_TYPE ? (fileValues(entity.data, blobs) as Entity['data']) : entity.data
   const attributes: Record<string, unknown> = {}
   for (const name of Object.keys(type.attributes)) attributes[name] = ROW_FIELDS.has(name) ? null : (data[name] ?? null)
+  for (const [name, field] of Object.entries(type.components)) attributes[name] = componentValue(field, data[name])
   for (const [name, relation] of Object.entries(type.relations)) {
     if (relation.mappedBy !== undefined) continue
     const links = [...(found.links.get(`${entity.type} ${entity.id} ${name}`) ?? [])].sort((a, b) => (a.left.pos ?? 0) - (b.left.pos ?? 0))
@@ -116,9 +130,23 @@ function versionOf(type: ContentType, entity: Entity, found: Survey, defaultLoca
   }
 }
 
+/**
+ * Stores a file of `assets/uploads/` under its name in the blob store (writing it again on a rerun
+ * is harmless: objects are named by their content); sidecars and files no row names are skipped.
+ */
+async function storeAsset(services: Services, found: Survey, name: string, content: Readable): Promise<void> {
+  const file = name.startsWith('uploads/') ? name.slice('uploads/'.length) : undefined
+  const mime = file === undefined ? undefined : found.mimes.get(file)
+  if (services.media === undefined || mime === undefined) return void content.resume()
+  const chunks: Buffer[] = []
+  for await (const chunk of content) chunks.push(chunk as Buffer)
+  await services.media.blobs.put(name, Buffer.concat(chunks), mime)
+}
+
 /** Imports the archive at `path` into `services`' table; stops before writing on any schema difference. */
 export async function importArchive(services: Services, path: string, options: ImportOptions = {}): Promise<ImportReport> {
-  const types = new Map(services.types.map((type) => [type.uid, type]))
+  // Files too (media): their rows are documents of the file type, their bytes the archive's assets.
+  const types = new Map([...services.types, FILE_TYPE].map((type) => [type.uid, type]))
   const found = await survey(path, types)
   const differences = schemaDifferences(found.schemas, services.types)
   if (differences.length > 0) return { differences, locales: [], counts: {} }
@@ -137,9 +165,9 @@ export async function importArchive(services: Services, path: string, options: I
         const type = types.get(entity.type)
         if (type === undefined || !found.rows.has(`${entity.type} ${entity.id}`)) return
         maxIds.set(type.uid, Math.max(maxIds.get(type.uid) ?? 0, entity.id))
-        const write = importVersion(scopeOf(type, services), versionOf(type, entity, found, defaultLocale)).then(
+        const write = importVersion(scopeOf(type, services), versionOf(type, entity, found, defaultLocale, services.media?.blobs)).then(
           (written) => {
-            const count = counts[type.uid] as { written: number; unchanged: number }
+            const count = (counts[type.uid] ??= { written: 0, unchanged: 0 })
             if (written) count.written += 1
             else count.unchanged += 1
             done += 1
@@ -152,6 +180,7 @@ export async function importArchive(services: Services, path: string, options: I
         if (failure !== undefined) throw failure
       },
     },
+    asset: (name, content) => storeAsset(services, found, name, content),
   })
   await Promise.all(inFlight)
   if (failure !== undefined) throw failure

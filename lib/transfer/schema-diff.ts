@@ -2,7 +2,11 @@
 // content type of the archive (`api::` uids) is read by the project's own schema reader, as if it
 // were a schema file here, and compared with the project's type of the same uid, field by field.
 // Every difference is listed; none means the archive's documents fit the project's types.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ContentType } from '../content-types.js'
+import { loadComponents, type ComponentRegistry } from '../schema/components.js'
 import { readSchema, SchemaError } from '../schema/model.js'
 import type { SchemaRecord } from './archive-records.js'
 
@@ -20,14 +24,40 @@ function asSchemaFile(record: SchemaRecord): Record<string, unknown> {
   return file
 }
 
+/**
+ * The archive's components (its `modelType: component` schemas), read by the project's component
+ * reader: written as component files to a folder of their own for that, then removed.
+ */
+function archiveComponents(records: readonly SchemaRecord[]): ComponentRegistry {
+  const dir = mkdtempSync(join(tmpdir(), 'archive-components-'))
+  try {
+    for (const record of records.filter((candidate) => candidate.modelType === 'component')) {
+      const [category = '', name = ''] = record.uid.split('.')
+      const { collectionName, info, options, pluginOptions, attributes } = record
+      mkdirSync(join(dir, category), { recursive: true })
+      writeFileSync(join(dir, category, `${name}.json`), JSON.stringify({ collectionName, info, options, pluginOptions, attributes }))
+    }
+    return loadComponents(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** The archive's content types: the `api::` schemas, read by the project's schema reader (or the reason it cannot). */
 export function archiveTypes(records: readonly SchemaRecord[]): { types: ContentType[]; problems: string[] } {
   const types: ContentType[] = []
   const problems: string[] = []
+  let components: ComponentRegistry
+  try {
+    components = archiveComponents(records)
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error
+    return { types, problems: [`archive components: ${error.message}`] }
+  }
   for (const record of records.filter((candidate) => candidate.uid.startsWith('api::'))) {
     const [api = '', name = ''] = record.uid.slice('api::'.length).split('.')
     try {
-      types.push(readSchema({ file: `archive schema ${record.uid}`, api, name }, asSchemaFile(record)))
+      types.push(readSchema({ file: `archive schema ${record.uid}`, api, name }, asSchemaFile(record), { components }))
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error
       problems.push(error.message)
