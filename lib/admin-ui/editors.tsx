@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { routeName, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
+import { registerEditorImages } from './editor-images.js'
 import { bulkAction, isBulkIntent } from './list-bulk.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
 import { documentPath, localesOf, readDocument } from './documents.js'
@@ -22,6 +23,7 @@ import { seeOther, type Ui } from './ui.js'
 export function registerEditorPages(ui: Ui): void {
   const { api } = ui
   const types = typesOf(ui.services)
+  registerEditorImages(ui)
   const notFoundPage = (c: Context, page: PageContext) => c.html(<Page page={page} title="Not found"><p>There is nothing here.</p><p><a href={to(page, '/admin')}>Back to the admin</a></p></Page>, 404)
 
   const showDocument = async (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, state: FormState = {}, status = 200) => {

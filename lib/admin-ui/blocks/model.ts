@@ -60,8 +60,8 @@ function blockMarkup(block: Block): MarkupElement {
     case 'code': return el('pre', { ...(typeof block.language === 'string' ? { 'data-language': block.language } : {}), ...extra }, [(block.children as TextNode[]).map((child) => child.text).join('')])
     case 'list-item': return el('li', extra, inline())
     case 'list': {
-      const indent = block.indentLevel === undefined ? {} : { 'data-indent': JSON.stringify(block.indentLevel) }
-      return el(block.format === 'ordered' ? 'ol' : 'ul', { ...indent, ...extra }, (block.children as Block[]).map(blockMarkup))
+      const indent: Record<string, string> = block.indentLevel === undefined ? {} : { 'data-indent': JSON.stringify(block.indentLevel) }
+      return el(block.format === 'ordered' ? 'ol' : 'ul', { ...indent, ...extra }, listItems(block.children as Block[]))
     }
     case 'image': {
       const image = (block.image ?? {}) as Record<string, unknown>
@@ -70,6 +70,22 @@ function blockMarkup(block: Block): MarkupElement {
     }
     default: return el('p', extra, inline())
   }
+}
+
+/**
+ * A list's children as valid HTML: a nested list goes inside the item before it (Strapi keeps it
+ * as that item's sibling), or inside an item of its own (`data-wrapper`) when no item precedes it.
+ */
+function listItems(children: readonly Block[]): MarkupElement[] {
+  const items: MarkupElement[] = []
+  for (const child of children) {
+    const made = blockMarkup(child)
+    const last = items.at(-1)
+    if (child.type !== 'list') items.push(made)
+    else if (last !== undefined) items[items.length - 1] = { ...last, children: [...last.children, made] }
+    else items.push(el('li', { 'data-wrapper': '' }, [made]))
+  }
+  return items
 }
 
 /** The editor's markup of a blocks value. */
@@ -166,7 +182,7 @@ function readList(node: MarkupElement, depth: number): Block {
       // A list a browser nested inside an item becomes the item's following sibling, as Strapi nests.
       const nested = child.children.filter((inner): inner is MarkupElement => isElement(inner) && (inner.tag === 'ul' || inner.tag === 'ol'))
       const own = { ...child, children: child.children.filter((inner) => !nested.includes(inner as MarkupElement)) }
-      children.push({ type: 'list-item', children: inlineOf(own), ...extraIn(child) })
+      if (child.attrs['data-wrapper'] === undefined) children.push({ type: 'list-item', children: inlineOf(own), ...extraIn(child) })
       for (const inner of nested) children.push(readList(inner, depth + 1))
     }
   }
@@ -202,7 +218,11 @@ export function markupToBlocks(nodes: readonly Markup[]): Block[] {
     loose = []
   }
   for (const node of nodes) {
-    if (isElement(node) && BLOCK_TAGS.has(node.tag)) {
+    // A paragraph a browser's list or block command left holding blocks is only their container.
+    if (isElement(node) && (node.tag === 'p' || node.tag === 'div') && node.children.some((child) => isElement(child) && BLOCK_TAGS.has(child.tag))) {
+      flush()
+      blocks.push(...markupToBlocks(node.children))
+    } else if (isElement(node) && BLOCK_TAGS.has(node.tag)) {
       flush()
       const block = readBlock(node)
       if (block !== undefined) blocks.push(block)
