@@ -34,7 +34,7 @@ export function registerEditorPages(ui: Ui): void {
     // The relations' read runs beside the versions' (a locale without a version links nothing: its 404).
     const [view, relations] = await Promise.all([
       creating ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : readDocument(api, type, documentId, locales),
-      readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q),
+      readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q, ui.services),
     ])
     if (documentId !== undefined && view.editable.size === 0) return notFoundPage(c, page)
     const source = q.source === undefined || q.source === '' ? undefined : q.source

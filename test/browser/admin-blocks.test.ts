@@ -1,7 +1,8 @@
-// The blocks and Markdown editors (issue 37) in a real Chromium, against the server app on DynamoDB
+// The blocks and Markdown editors and the relation labels (issue 37) in a real Chromium, against the server app on DynamoDB
 // Local with a media library (s3rver): a document typed with every block type through the keyboard
 // and read back through the API as exact blocks JSON; an unedited body saved unchanged; the Markdown
-// preview, hostile input included. axe-core on every page. Screenshots as admin-editor.test.ts.
+// preview, hostile input included; relation choices named by their main field, never by id, and a
+// link to a target without the page's locale shown as such and kept. axe-core on every page. Screenshots as admin-editor.test.ts.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,6 +59,7 @@ beforeAll(async () => {
   s3 = await startTestS3('blocks-editor')
   ctx = await createTestContext({ upload: { sizeLimit: 1_000_000, maxBodyBytes: 1_000_000, allowedTypes: ['image/*'], breakpoints: {}, keepLocation: false } }, {}, loadContentTypes(typesDir), s3.blobs)
   token = await ctx.token()
+  await ctx.addLocales('fr')
   server = await startServer(createServerApp(ctx.services, () => undefined))
   browser = await launchBrowser()
   page = await browser.context.newPage()
@@ -169,5 +171,40 @@ describe('the blocks and Markdown editors, in Chromium', { timeout: 240_000 }, (
     await page.getByRole('status').first().waitFor()
     expect(await draftField('notes', id, 'text')).toBe('# Hello\n\nSome **strong**\n\n- [site](https://example.com)\n- [bad](javascript:alert(1))\n\n<img src=x onerror=alert(1)>')
     expect(await page.evaluate(() => document.querySelectorAll('script:not([src])').length)).toBe(0)
+  })
+
+  it('names relation choices by their main field without ids, and shows and keeps a link whose target has no French version', async () => {
+    const ada = await create('/api/authors?locale=en', { name: 'Ada Lovelace' })
+    await ctx.request('PUT', `/api/authors/${ada}?locale=fr`, { token, body: { data: { name: 'Ada Lovelace (fr)' } } })
+    const cloud = await create('/api/tags?locale=en', { name: 'Cloud' })
+    await ctx.request('PUT', `/api/tags/${cloud}?locale=fr`, { token, body: { data: { name: 'Nuage' } } })
+    const kept = await create('/api/tags?locale=fr', { name: 'Gardé' })
+    const id = await create('/api/articles?locale=en&status=draft', { title: 'Linked' })
+    const fr = await ctx.request('PUT', `/api/articles/${id}?locale=fr&status=draft`, { token, body: { data: { title: 'Lié', author: ada, tags: [cloud, kept] } } })
+    expect(fr.status).toBe(200)
+    // The targets' French versions go: the links stay, and read from fr resolve to nothing.
+    for (const path of [`/api/authors/${ada}?locale=fr`, `/api/tags/${cloud}?locale=fr`]) expect((await ctx.request('DELETE', path, { token })).status).toBe(204)
+
+    await page.goto(url(`/admin/content/articles/${id}?locale=fr`))
+    const author = page.getByRole('combobox', { name: 'author → Author' })
+    expect(await author.locator('option:checked').textContent()).toBe('Ada Lovelace (no French version)')
+    const options = await page.locator('select option, .relation li').allTextContents()
+    for (const documentId of [ada, cloud, kept]) expect(options.join(' ')).not.toContain(documentId)
+    const missing = page.getByRole('list', { name: 'Linked without a French version' })
+    expect(await missing.nth(0).getByRole('link').getAttribute('href')).toContain(`authors/${ada}?locale=fr`)
+    expect(await missing.nth(1).textContent()).toContain('Cloud: no French version.')
+    expect(await page.getByRole('group', { name: 'tags → Tag' }).getByRole('list').first().textContent()).toContain('Gardé')
+    await page.screenshot({ path: join(SHOTS, 'relation-missing-locale.png'), fullPage: true })
+
+    // Saving the French version keeps both links it could not show.
+    await page.getByRole('textbox', { name: 'title' }).fill('Lié, revu')
+    await page.getByRole('region', { name: 'Status and actions' }).getByRole('button', { name: 'Save draft' }).click()
+    await page.getByRole('status').first().waitFor()
+    const stored = await ctx.services.documents.getVersion(ctx.services.types.find((type) => type.singularName === 'article')!, id, 'fr', 'draft')
+    expect([stored?.attributes.title, stored?.attributes.author, stored?.attributes.tags]).toEqual(['Lié, revu', ada, [cloud, kept]])
+
+    // The link to create the localization opens the author's French form.
+    await missing.nth(0).getByRole('link').click()
+    await page.getByRole('heading', { name: /^Create the French.* localization$/ }).waitFor()
   })
 })

@@ -260,7 +260,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.goto(url(`/admin/content/articles/${documentId}?locale=en`))
     const author = page.getByRole('combobox', { name: 'author → Author' })
     expect(await author.inputValue()).toBe('') // (none)
-    expect(await author.locator('option').allTextContents()).toEqual(['(none)', `Ada Lovelace (${ada})`, expect.stringMatching(/^Grace Hopper \(/)])
+    expect(await author.locator('option').allTextContents()).toEqual(['(none)', 'Ada Lovelace', 'Grace Hopper'])
     expect(await tags.getByRole('checkbox', { name: /Seulement/ }).count()).toBe(0)
     await author.selectOption(ada)
     await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
