@@ -5,8 +5,13 @@
 import { routeName, type ContentType } from '../content-types.js'
 import type { Services } from '../services.js'
 import type { ApiClient } from './api-client.js'
-import type { Linkable } from './relation-links.js'
 import { hasDraftAndPublish, labelAttribute } from './types.js'
+
+/** A linked document: its documentId and label (relation-links.ts's Linkable, which imports this). */
+interface Linkable {
+  readonly documentId: string
+  readonly label: string
+}
 
 /** At most this many missing links are named per relation (the rest are kept, unnamed). */
 const MAX_MISSING = 100
