@@ -7,7 +7,6 @@ import type { Context, Hono } from 'hono'
 import { fullAccessCaller, TRUSTED_CALLER } from '../access.js'
 import { createAdminApp, createLocalesApp } from '../admin-app.js'
 import { createContentApp } from '../content-app.js'
-import { createUploadApp } from '../media/upload-app.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { typesOf } from './types.js'
@@ -43,8 +42,6 @@ export function createApiClient(services: Services): ApiClient {
   // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
   const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
   for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
-  // The media library, where this process serves it (the blocks editor's image choice reads it).
-  if (services.media !== undefined) inner.route('/', createUploadApp(services, services.media, true))
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {
