@@ -9,7 +9,7 @@ import { routeName } from '../content-types.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { createApiClient, type ApiClient } from './api-client.js'
-import { assetText, SCRIPT, STYLESHEET, type Asset } from './assets.js'
+import { assetText, EDITOR_SCRIPT, SCRIPT, STYLESHEET, type Asset } from './assets.js'
 import { registerEditorPages } from './editors.js'
 import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
@@ -95,7 +95,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
 
   // Cached briefly: a page view is then one request, under the gateway's low /admin throttle.
   const asset = (file: Asset) => (c: Context) => c.body(assetText(file), 200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'private, max-age=300' })
-  for (const file of [STYLESHEET, SCRIPT]) app.get(`/admin/assets/${file.name}`, securityHeaders, asset(file))
+  for (const file of [STYLESHEET, SCRIPT, EDITOR_SCRIPT]) app.get(`/admin/assets/${file.name}`, securityHeaders, asset(file))
 
   registerSignIn(app, ui, keys, securityHeaders, refused)
 

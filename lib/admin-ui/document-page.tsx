@@ -89,6 +89,7 @@ export function DocumentPage(props: DocumentPageProps) {
   const blockers = draftAndPublish && current !== undefined ? publicationBlockers(type, current.document) : []
   return (
     <Page page={page} title={title} section={`content:${routeName(type)}`}>
+      {attributesOf(type).some(([, attribute]) => attribute.type === 'blocks' || attribute.type === 'richtext') ? <script src={to(page, '/admin/assets/editor.js')} defer></script> : null}
       {type.kind === 'collection' ? <p><a href={to(page, `/admin/content/${routeName(type)}${queryOf({ locale })}`)}>{`Back to the ${displayNameOf(type).toLowerCase()} list`}</a></p> : null}
       <Notice text={props.notice ?? state.notice} />
       <Problem text={state.problem} />

@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { routeName, type ContentType } from '../content-types.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
+import { registerEditorImages } from './editor-images.js'
 import { bulkAction, isBulkIntent } from './list-bulk.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
 import { documentPath, localesOf, readDocument } from './documents.js'
@@ -29,6 +30,7 @@ const PICKER_FILES = 24
 export function registerEditorPages(ui: Ui): void {
   const { api } = ui
   const types = typesOf(ui.services)
+  registerEditorImages(ui)
   const notFoundPage = (c: Context, page: PageContext) => c.html(<Page page={page} title="Not found"><p>There is nothing here.</p><p><a href={to(page, '/admin')}>Back to the admin</a></p></Page>, 404)
 
   const showDocument = async (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, state: FormState = {}, status = 200) => {
@@ -39,7 +41,7 @@ export function registerEditorPages(ui: Ui): void {
     // The relations' read runs beside the versions' (a locale without a version links nothing: its 404).
     const [view, relations, library] = await Promise.all([
       creating ? { editable: new Map(), published: new Map(), modified: new Set<string>() } : readDocument(api, type, documentId, locales),
-      readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q),
+      readRelations(api, types, type, creating ? undefined : documentPath(type, documentId), documentId, locale, q, ui.services),
       usesMedia(type) ? readLibrary(api, 0, PICKER_FILES).then((page) => page.files) : [],
     ])
     if (documentId !== undefined && view.editable.size === 0) return notFoundPage(c, page)

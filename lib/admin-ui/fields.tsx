@@ -72,10 +72,12 @@ export function AttributeInput(props: InputProps) {
   switch (attribute.type) {
     case 'text':
     case 'richtext':
-      return <textarea class="prose" rows={5} maxlength={attribute.maxLength} minlength={attribute.minLength} {...common}>{text}</textarea>
+      // richtext: the editors' script (blocks/browser/) adds a toolbar and a preview.
+      return <textarea class="prose" rows={5} maxlength={attribute.maxLength} minlength={attribute.minLength} data-editor={attribute.type === 'richtext' ? 'markdown' : undefined} data-label={props.name} {...common}>{text}</textarea>
     case 'json':
     case 'blocks':
-      return <textarea data-json="" data-label={props.name} rows={8} spellcheck={false} {...common}>{text}</textarea>
+      // blocks: the editors' script puts its blocks editor over the JSON, which stays the field.
+      return <textarea data-json="" data-label={props.name} data-editor={attribute.type === 'blocks' ? 'blocks' : undefined} rows={8} spellcheck={false} {...common}>{text}</textarea>
     case 'enumeration':
       return (
         <select {...common}>
@@ -122,7 +124,8 @@ export function readData(type: ContentType, form: Form, mode: FormMode): { data:
     }
     const raw = form.text(fieldName(name))
     if (raw === undefined) continue
-    const text = attribute.type === 'json' || attribute.type === 'blocks' ? raw.trim() : raw
+    // Browsers send a textarea's line breaks as CRLF: the value keeps the LF it was written with.
+    const text = attribute.type === 'json' || attribute.type === 'blocks' ? raw.trim() : attribute.type === 'text' || attribute.type === 'richtext' ? raw.replaceAll('\r\n', '\n') : raw
     if (text === '') {
       // Write-only values are kept when left empty; a new document leaves empty fields unset
       // (so schema defaults apply); an update clears them.

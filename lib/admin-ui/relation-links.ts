@@ -6,7 +6,9 @@
 // populate from a source without draft & publish shows only published owners.
 import { publicRelations, routeName, typeByUid, type ContentType, type Relation } from '../content-types.js'
 import { messageOf, type ApiClient } from './api-client.js'
+import type { Services } from '../services.js'
 import type { Form } from './form.js'
+import { missingLinks } from './relation-missing.js'
 import { hasDraftAndPublish, labelAttribute } from './types.js'
 
 /** Candidates a picker lists at most (narrowed with its search field). */
@@ -35,6 +37,8 @@ export interface RelationView {
   readonly total: number
   readonly search: string
   readonly problem: string | undefined
+  /** Linked targets without a version in the page's locale (labelled from another), shown as such. */
+  readonly missing: readonly Linkable[]
 }
 
 /** Form names: the to-one select, a to-many's remove and add checkboxes; the search query name. */
@@ -42,6 +46,8 @@ export const relationField = (name: string) => `r.${name}`
 export const removeField = (name: string) => `r.${name}.remove`
 export const addField = (name: string) => `r.${name}.add`
 export const searchParam = (name: string) => `find.${name}`
+/** A to-one select's value that keeps its current link (a target without this locale's version). */
+export const KEEP = 'keep:'
 
 const pickOf = (target: ContentType) => {
   const label = labelAttribute(target)
@@ -65,7 +71,7 @@ export function shownRelations(types: readonly ContentType[], type: ContentType)
  * Every shown relation of the version of `path` (undefined: a version not written yet) in `locale`:
  * one get-one populating them all, plus one list read of candidates per editable relation.
  */
-export async function readRelations(api: ApiClient, types: readonly ContentType[], type: ContentType, path: string | undefined, documentId: string | undefined, locale: string, query: Record<string, string>): Promise<RelationView[]> {
+export async function readRelations(api: ApiClient, types: readonly ContentType[], type: ContentType, path: string | undefined, documentId: string | undefined, locale: string, query: Record<string, string>, services?: Services): Promise<RelationView[]> {
   const shown = shownRelations(types, type)
   if (shown.length === 0) return []
   const owners = (relation: Relation, target: ContentType) => relation.mappedBy !== undefined && target.kind === 'collection' && documentId !== undefined
@@ -75,6 +81,15 @@ export async function readRelations(api: ApiClient, types: readonly ContentType[
     Promise.all(shown.map(({ name, relation, target }) => (relation.mappedBy === undefined && target.kind === 'collection' ? readCandidates(api, target, locale, (query[searchParam(name)] ?? '').trim()) : undefined))),
     Promise.all(shown.map(({ relation, target }) => (owners(relation, target) && path !== undefined ? readCandidates(api, target, locale, '', [`filters[${relation.mappedBy}][documentId][$eq]`, documentId as string]) : undefined))),
   ])
+  // Links the populated read left out: targets without a version in this locale.
+  const linkedOf = (name: string, target: ContentType) => {
+    const value = version?.[name]
+    return value === null || value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(pickOf(target))
+  }
+  const localizedTargets = populated.filter(({ target }) => target.localized)
+  const missing = services === undefined || documentId === undefined || version === undefined || localizedTargets.length === 0
+    ? new Map<string, Linkable[]>()
+    : await missingLinks(services, api, type, documentId, locale, localizedTargets.map(({ name, target }) => ({ name, target, shown: linkedOf(name, target) })))
   return shown.map(({ name, relation, target }, index) => {
     const value = version?.[name]
     const found = candidates[index]
@@ -89,6 +104,7 @@ export async function readRelations(api: ApiClient, types: readonly ContentType[
       total: found?.total ?? 0,
       search: (query[searchParam(name)] ?? '').trim(),
       problem: found?.problem,
+      missing: missing.get(name) ?? [],
     }
   })
 }
@@ -145,6 +161,8 @@ export function linkData(types: readonly ContentType[], type: ContentType, form:
   const data: Record<string, unknown> = {}
   for (const [name, picked] of pickedOf(types, type, form)) {
     if (picked.one !== undefined) {
+      // The current link to a target without this locale's version: left as it is.
+      if (picked.one.startsWith(KEEP)) continue
       if (picked.one !== '' || !creating) data[name] = picked.one === '' ? null : picked.one
       continue
     }

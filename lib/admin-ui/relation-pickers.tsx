@@ -7,13 +7,40 @@
 import { routeName } from '../content-types.js'
 import { to, type PageContext } from './layout.js'
 import { queryOf } from './paths.js'
-import { addField, MAX_CANDIDATES, relationField, removeField, searchParam, type Linkable, type Picked, type RelationView } from './relation-links.js'
+import { addField, KEEP, MAX_CANDIDATES, relationField, removeField, searchParam, type Linkable, type Picked, type RelationView } from './relation-links.js'
 import { displayNameOf } from './types.js'
 
 /** The id of the GET form the pickers' search fields submit. */
 export const SEARCH_FORM = 'relation-search'
 
-const text = (pick: Linkable) => (pick.label === '' ? pick.documentId : `${pick.label} (${pick.documentId})`)
+/** A document as its picker names it: its label (the target's main field), never its id. */
+const text = (pick: Linkable) => (pick.label === '' ? '(untitled)' : pick.label)
+
+/** A locale's name in English ("French" for fr), or its code. */
+const localeName = (code: string) => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code
+  } catch {
+    return code
+  }
+}
+
+/** Links to targets without this locale's version, each with a link to create that localization. */
+function MissingLinks(props: { page: PageContext; view: RelationView; locale: string }) {
+  const { page, view, locale } = props
+  if (view.missing.length === 0) return null
+  const language = localeName(locale)
+  return (
+    <ul class="missing" aria-label={`Linked without a ${language} version`}>
+      {view.missing.map((pick) => (
+        <li>
+          {`${text(pick)}: no ${language} version. `}
+          <a href={to(page, `/admin/content/${routeName(view.target)}/${pick.documentId}${queryOf({ locale })}`)}>{`Create the ${language} version of ${text(pick)}`}</a>
+        </li>
+      ))}
+    </ul>
+  )
+}
 
 interface PickerProps {
   readonly page: PageContext
@@ -61,16 +88,20 @@ export function RelationPicker(props: PickerProps) {
     )
   }
   if (!view.relation.many) {
-    const chosen = picked?.one ?? view.linked[0]?.documentId ?? ''
+    // A link to a target without this locale's version stays unless another choice is made.
+    const kept = view.missing[0]
+    const chosen = picked?.one ?? view.linked[0]?.documentId ?? (kept === undefined ? '' : `${KEEP}${kept.documentId}`)
     // The current (or submitted) choice stays an option even when the search leaves it out.
-    const extra = [...view.linked, ...(chosen === '' ? [] : [{ documentId: chosen, label: '' }])].filter((pick, index, all) => all.findIndex((other) => other.documentId === pick.documentId) === index && !view.candidates.some((candidate) => candidate.documentId === pick.documentId))
+    const extra = [...view.linked, ...(chosen === '' || chosen.startsWith(KEEP) ? [] : [{ documentId: chosen, label: '' }])].filter((pick, index, all) => all.findIndex((other) => other.documentId === pick.documentId) === index && !view.candidates.some((candidate) => candidate.documentId === pick.documentId))
     return (
       <div class="field relation">
         <label for={id}>{`${view.name} → ${targetName}`}</label>
         <select id={id} name={relationField(view.name)} aria-describedby={`${id}-find-count ${id}-error`} aria-invalid={error === undefined ? undefined : 'true'}>
           <option value="" selected={chosen === ''}>(none)</option>
+          {kept === undefined ? null : <option value={`${KEEP}${kept.documentId}`} selected={chosen === `${KEEP}${kept.documentId}`}>{`${text(kept)} (no ${localeName(locale)} version)`}</option>}
           {[...extra, ...view.candidates].map((pick) => <option value={pick.documentId} selected={pick.documentId === chosen}>{text(pick)}</option>)}
         </select>
+        <MissingLinks page={page} view={view} locale={locale} />
         <Search view={view} id={id} locale={locale} />
         {errorLine}
       </div>
@@ -83,7 +114,7 @@ export function RelationPicker(props: PickerProps) {
   return (
     <fieldset class="relation" aria-describedby={`${id}-error`} aria-invalid={error === undefined ? undefined : 'true'}>
       <legend>{`${view.name} → ${targetName}`}</legend>
-      <p class="label" id={`${id}-linked`}>{view.linked.length === 0 ? 'Linked: none yet.' : 'Linked, in order:'}</p>
+      <p class="label" id={`${id}-linked`}>{view.linked.length === 0 ? (view.missing.length === 0 ? 'Linked: none yet.' : `Linked in ${locale}: none.`) : 'Linked, in order:'}</p>
       {view.linked.length === 0 ? null : (
         <ol aria-labelledby={`${id}-linked`}>
           {view.linked.map((pick) => (
@@ -94,6 +125,7 @@ export function RelationPicker(props: PickerProps) {
           ))}
         </ol>
       )}
+      <MissingLinks page={page} view={view} locale={locale} />
       {view.more ? <p class="hint">{`Only the first ${view.linked.length} links are shown; the others are kept.`}</p> : null}
       <p class="label" id={`${id}-add`}>Add (new links go last):</p>
       {addable.length === 0 ? <p class="hint">{`No other ${view.target.pluralName} found in ${locale}.`}</p> : (

@@ -34,6 +34,8 @@ const logLines: string[] = []
 const pageErrors: string[] = []
 
 const url = (path: string) => `${server.url}${path}`
+/** The body's JSON text area (the blocks editor's JSON view when the editor is on). */
+const bodyJson = () => page.locator('textarea[name="f.body"]')
 const shot = (name: string, fullPage = false) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
 const status = () => page.getByRole('status').first()
 const alert = () => page.getByRole('alert').first()
@@ -141,16 +143,19 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'slug' }).fill('hello')
     await page.getByRole('spinbutton', { name: /views/ }).fill('3')
     await page.getByRole('textbox', { name: /category/ }).fill('news')
-    await page.getByRole('textbox', { name: 'body' }).fill('{"not": ')
+    // The body's JSON, through the blocks editor's JSON view (after a refused write the JSON is
+    // shown as it was typed, without the editor, when it is not an array of blocks).
+    await page.getByRole('button', { name: 'JSON view' }).click()
+    await bodyJson().fill('{"not": ')
     await page.getByRole('button', { name: 'Create' }).click()
     expect(await page.locator('#attr-body-error').textContent()).toMatch(/^body is not valid JSON: /) // names its field
-    await page.getByRole('textbox', { name: 'body' }).fill('{"not": "blocks"}')
+    await bodyJson().fill('{"not": "blocks"}')
     await page.getByRole('button', { name: 'Create' }).click()
     expect(await page.locator('#attr-body-error').textContent()).toBe('body must be an array of blocks')
-    expect(await page.getByRole('textbox', { name: 'body' }).getAttribute('aria-invalid')).toBe('true')
+    expect(await bodyJson().getAttribute('aria-invalid')).toBe('true')
     expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Hello') // what was typed is kept
 
-    await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS)
+    await bodyJson().fill(BLOCKS)
     await page.getByRole('button', { name: 'Create draft' }).click()
     expect(await status().textContent()).toContain('Created.')
     documentId = new URL(page.url()).pathname.split('/').pop() ?? ''
@@ -169,7 +174,8 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByRole('spinbutton', { name: /views/ }).isDisabled()).toBe(true) // shared: inherited
     await page.getByRole('textbox', { name: 'title' }).fill('Bonjour')
     await page.getByRole('textbox', { name: 'slug' }).fill('bonjour')
-    await page.getByRole('textbox', { name: 'body' }).fill(BLOCKS.replace('Hello, world.', 'Bonjour, le monde.'))
+    await page.getByRole('button', { name: 'JSON view' }).click()
+    await bodyJson().fill(BLOCKS.replace('Hello, world.', 'Bonjour, le monde.'))
     await shot('translate-side-by-side')
     await page.getByRole('button', { name: 'Create fr draft' }).click()
     expect(await status().textContent()).toContain('Created.')
@@ -260,7 +266,7 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.goto(url(`/admin/content/articles/${documentId}?locale=en`))
     const author = page.getByRole('combobox', { name: 'author → Author' })
     expect(await author.inputValue()).toBe('') // (none)
-    expect(await author.locator('option').allTextContents()).toEqual(['(none)', `Ada Lovelace (${ada})`, expect.stringMatching(/^Grace Hopper \(/)])
+    expect(await author.locator('option').allTextContents()).toEqual(['(none)', 'Ada Lovelace', 'Grace Hopper'])
     expect(await tags.getByRole('checkbox', { name: /Seulement/ }).count()).toBe(0)
     await author.selectOption(ada)
     await tags.getByRole('checkbox', { name: /^Serverless/ }).check()
@@ -288,7 +294,8 @@ describe('the admin web interface, in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save draft' }).click()
     expect(await page.locator('#rel-tags-error').textContent()).toBe(`Document with id "${gone}", locale "en" not found`)
     expect(await tags.getAttribute('aria-invalid')).toBe('true')
-    expect(await tags.getByRole('checkbox', { name: gone }).isChecked()).toBe(true)
+    // The pick is kept; its target gone, it has no name to show (ids are never shown).
+    expect(await tags.getByRole('checkbox', { name: '(untitled)' }).isChecked()).toBe(true)
     expect(await published()).toEqual({ author: 'Ada Lovelace', tags: ['Serverless'] })
 
     // The list shows the author's name: populated by its one list read.

@@ -384,8 +384,9 @@ describe('the admin web interface', () => {
       const draft = await create('/api/articles?locale=en&status=draft', { title: 'Only a draft', author })
       const live = await create('/api/articles?locale=en', { title: 'Published too', author })
       const html = await (await get(`/admin/content/authors/${author}?locale=en`)).text()
-      expect(html).toContain(`<a href="../articles/${draft}?locale=en">Only a draft (${draft})</a>`)
-      expect(html).toContain(`<a href="../articles/${live}?locale=en">Published too (${live})</a>`)
+      // Named by their main field; the id only in the link's address (issue 37).
+      expect(html).toContain(`<a href="../articles/${draft}?locale=en">Only a draft</a>`)
+      expect(html).toContain(`<a href="../articles/${live}?locale=en">Published too</a>`)
       expect(html).toContain('Read-only here: set on Article.author')
       expect(html).not.toContain('name="r.articles')
     })
