@@ -542,7 +542,7 @@ describe('a content function\'s cold start', () => {
   })
 })
 
-describe('the production bundles', () => {
+describe('the production bundles', { timeout: 120_000 }, () => {
   const ADMIN_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:AdminTokenSecret-AbCdEf'
   const HASH_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenHashKeySecret-GhIjKl'
   const DENIED_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OtherStackSecret-MnOpQr'
