@@ -9,6 +9,7 @@ import { filterSchemas, sharedParameters, typeParameters } from './parameters.js
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
 import { componentSchemas } from './components.js'
 import { contentTypeSchemas, ref, sharedSchemas, typeName, type Schema } from './schemas.js'
+import { uploadPaths, uploadSchemas } from './upload.js'
 
 /** Where the public document is served. */
 export const OPENAPI_PATH = '/api/openapi.json'
@@ -152,6 +153,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
   const paths: Record<string, Schema> = {
     ...Object.assign({}, ...types.map(contentPaths)),
     ...localeListPaths(),
+    ...uploadPaths(),
     [OPENAPI_PATH]: openApiPath('public'),
     ...(audience === 'admin' ? { ...adminPaths(), [ADMIN_OPENAPI_PATH]: openApiPath('admin') } : {}),
   }
@@ -166,6 +168,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
     tags: [
       ...types.map((type) => ({ name: type.singularName, description: `${type.kind === 'collection' ? 'Collection' : 'Single'} type ${type.uid}` })),
       { name: 'i18n', description: 'The registered locales' },
+      { name: 'upload', description: 'The media library: files (plugin::upload.file)' },
       ...(audience === 'admin' ? [{ name: 'admin', description: 'The administration API (admin token)' }] : []),
       { name: 'meta', description: 'This description' },
     ],
@@ -177,6 +180,7 @@ export function buildOpenApiDocument(types: readonly ContentType[], config: Conf
         ...componentSchemas(types),
         // A populated media attribute is a file (content-model.md §19).
         File: contentTypeSchemas(FILE_TYPE, config.rest)[typeName(FILE_TYPE)],
+        ...uploadSchemas(),
         ...adminSchemas(types),
         ...errors.schemas,
       },

@@ -7,10 +7,16 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAdminUi } from '../../lib/admin-ui/app.js'
+import { registerMediaLibrary } from '../../lib/admin-ui/media-library.js'
 import { shippedTypes } from '../support/types.js'
 import { buildOpenApiDocument } from '../../lib/openapi/document.js'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, type TestContext } from '../support/context.js'
+import { png, sendForm, uploadForm } from '../support/media.js'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LocalBlobs } from '../../lib/local/uploads.js'
 
 type Json = Record<string, any>
 
@@ -96,7 +102,8 @@ describe('GET /api/openapi.json', () => {
   }
 
   beforeAll(async () => {
-    ctx = await createTestContext()
+    // With a blob store, as every deployment has: the upload API is served and documented.
+    ctx = await createTestContext({}, {}, undefined, new LocalBlobs(await mkdtemp(join(tmpdir(), 'openapi-uploads-'))))
     key = await ctx.token()
     await ctx.addLocales('fr')
     const response = await ctx.request('GET', '/api/openapi.json')
@@ -156,7 +163,7 @@ describe('GET /api/openapi.json', () => {
     })
 
     it('lists exactly the routes the apps serve (the admin document; the HTML pages of the admin web interface apart)', () => {
-      const pages = new Set(createAdminUi(ctx.services).routes.map((route) => `${route.method} ${route.path}`))
+      const pages = new Set(createAdminUi(ctx.services, undefined, registerMediaLibrary).routes.map((route) => `${route.method} ${route.path}`))
       const served = ctx.app.routes
         .filter((route) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(route.method) && route.path !== '/_health' && !pages.has(`${route.method} ${route.path}`))
         .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
@@ -181,6 +188,24 @@ describe('GET /api/openapi.json', () => {
       const item = document.paths[path]
       const parameters = [...(item.parameters ?? []), ...item[method.toLowerCase()].parameters].map((p: Json) => resolve(document, p).name)
       expect(parameters.sort()).toEqual([...names].sort())
+    })
+
+    it('documents the upload API, with the methods it serves', () => {
+      const upload = Object.fromEntries(Object.entries(document.paths as Record<string, Json>).filter(([path]) => path.startsWith('/api/upload'))
+        .map(([path, item]) => [path, Object.keys(item).filter((key) => key !== 'parameters').sort()]))
+      expect(upload).toEqual({
+        '/api/upload': ['post'],
+        '/api/upload/files': ['get'],
+        '/api/upload/files/{id}': ['delete', 'get'],
+        '/api/upload/presign': ['post'],
+        '/api/upload/complete': ['post'],
+      })
+      const post = document.paths['/api/upload'].post
+      expect(Object.keys(post.requestBody.content)).toEqual(['multipart/form-data'])
+      expect(Object.keys(post.requestBody.content['multipart/form-data'].schema.properties)).toEqual(['files', 'fileInfo'])
+      expect(post.parameters.map((p: Json) => p.name)).toEqual(['id'])
+      const list = document.paths['/api/upload/files'].get.parameters.map((p: Json) => resolve(document, p).name)
+      expect(list.sort()).toEqual(['_q', 'filters', 'pagination[limit]', 'pagination[page]', 'pagination[pageSize]', 'pagination[start]', 'sort'].sort())
     })
 
     it('describes the attribute types of the article body as lib/body.ts checks them', () => {
@@ -278,6 +303,22 @@ describe('GET /api/openapi.json', () => {
       await expectDocumented(deleted, 'DELETE', '/api/homepage')
     })
 
+    it('the upload API: upload, list, get, update, presign, delete', async () => {
+      const uploaded = await expectDocumented(await sendForm(ctx, uploadForm([{ bytes: await png(300, 200), name: 'a.png', type: 'image/png' }], [{ alternativeText: 'A' }]), key), 'POST', '/api/upload')
+      const [file] = uploaded
+      expect(file.formats.thumbnail).toMatchObject({ width: 234, height: 156 })
+      // The File schema is closed: a field it does not describe would fail the check.
+      expect(ajv.compile(toAjv(full.components.schemas.File))({ ...file, extra: 1 })).toBe(false)
+      const listed = await expectDocumented(await ctx.request('GET', '/api/upload/files?sort=name:asc&pagination[page]=1&pagination[pageSize]=5&filters[mime][$eq]=image/png', { token: key }), 'GET', '/api/upload/files')
+      expect(listed.map((each: Json) => each.id)).toContain(file.id)
+      await expectDocumented(await ctx.request('GET', `/api/upload/files/${file.id}`, { token: key }), 'GET', '/api/upload/files/{id}')
+      const updated = await expectDocumented(await sendForm(ctx, uploadForm([], [{ caption: 'B' }]), key, `/api/upload?id=${file.id}`), 'POST', '/api/upload')
+      expect(updated).toMatchObject({ id: file.id, caption: 'B' })
+      const presigned = await expectDocumented(await ctx.request('POST', '/api/upload/presign', { token: key, body: { name: 'b.png', mime: 'image/png', size: 100 } }), 'POST', '/api/upload/presign')
+      expect(presigned.method).toBe('PUT')
+      await expectDocumented(await ctx.request('DELETE', `/api/upload/files/${file.documentId}`, { token: key }), 'DELETE', '/api/upload/files/{id}')
+    })
+
     it('GET /api/i18n/locales', async () => {
       const locales = await expectDocumented(await ctx.request('GET', '/api/i18n/locales'), 'GET', '/api/i18n/locales')
       expect(locales.map((locale: Json) => locale.code)).toEqual(['en', 'fr'])
@@ -323,6 +364,12 @@ describe('GET /api/openapi.json', () => {
       [401, 'no admin token', 'GET', '/admin/api-tokens', () => ctx.request('GET', '/admin/api-tokens')],
       [403, 'the public role creating', 'POST', '/api/articles', () => ctx.request('POST', '/api/articles', { body: body(articleData()) })],
       [404, 'an unknown documentId', 'GET', '/api/articles/{documentId}', () => ctx.request('GET', `/api/articles/${missing}`)],
+      [400, 'an upload without files', 'POST', '/api/upload', () => sendForm(ctx, uploadForm([]), key)],
+      [400, 'completing nothing uploaded', 'POST', '/api/upload/complete', () => ctx.request('POST', '/api/upload/complete', { token: key, body: { id: 'aaaaaaaaaaaaaaaaaaaaaaaa' } })],
+      [403, 'the public role uploading', 'POST', '/api/upload/presign', () => ctx.request('POST', '/api/upload/presign', { body: { name: 'a.png', mime: 'image/png', size: 1 } })],
+      [404, 'an unknown file', 'GET', '/api/upload/files/{id}', () => ctx.request('GET', `/api/upload/files/${missing}`, { token: key })],
+      [413, 'a presign past the size limit', 'POST', '/api/upload/presign', () => ctx.request('POST', '/api/upload/presign', { token: key, body: { name: 'a.png', mime: 'image/png', size: 10 ** 12 } })],
+      [415, 'an upload that is not multipart', 'POST', '/api/upload', () => ctx.request('POST', '/api/upload', { token: key, body: { files: [] } })],
       [404, 'an unknown locale code (admin)', 'PUT', '/admin/i18n/locales/{code}', () => ctx.admin('PUT', '/admin/i18n/locales/zz', { name: 'Z' })],
       [405, 'POST on a single type', 'POST', '/api/homepage', () => ctx.request('POST', '/api/homepage', { token: key, body: body({}) })],
       [405, 'POST on the document', 'POST', '/api/openapi.json', () => ctx.request('POST', '/api/openapi.json')],
