@@ -10,9 +10,9 @@ import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../../lib/schema/load.js'
 import { createServerApp } from '../../lib/server-app.js'
-import { axeOnEveryLoad } from '../support/axe.js'
-import { launchBrowser, type TestBrowser } from '../support/browser.js'
-import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
+import { signedInAdmin, type AdminBrowser } from '../support/admin-browser.js'
+import type { TestBrowser } from '../support/browser.js'
+import { createTestContext, type TestContext } from '../support/context.js'
 import { png, sendForm, uploadForm } from '../support/media.js'
 import { startTestS3, type TestS3 } from '../support/s3.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -28,8 +28,7 @@ let browser: TestBrowser
 let page: Page
 let token: string
 let typesDir: string
-let axe: ReturnType<typeof axeOnEveryLoad>
-const pageErrors: string[] = []
+let admin: AdminBrowser
 const url = (path: string) => `${server.url}${path}`
 
 /** Creates through the API; the document's id. */
@@ -61,24 +60,12 @@ beforeAll(async () => {
   token = await ctx.token()
   await ctx.addLocales('fr')
   server = await startServer(createServerApp(ctx.services, () => undefined))
-  browser = await launchBrowser()
-  page = await browser.context.newPage()
-  page.setDefaultTimeout(30_000)
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  // The link shortcut asks for the address.
-  page.on('dialog', (dialog) => void dialog.accept(dialog.type() === 'prompt' ? 'https://strapi.io' : undefined))
-  axe = axeOnEveryLoad(page)
-  await page.goto(url('/admin/sign-in'))
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor()
+  admin = await signedInAdmin(server.url, 'https://strapi.io')
+  browser = admin.browser
+  page = admin.page
 }, 120_000)
 
-afterEach(async () => {
-  await axe.settled()
-  expect(axe.findings.splice(0)).toEqual([])
-  expect(pageErrors).toEqual([])
-})
+afterEach(() => admin.checkPage())
 
 afterAll(async () => {
   await browser?.close()

@@ -14,9 +14,9 @@ import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
 import { readSchema } from '../../lib/schema/model.js'
 import { createServerApp } from '../../lib/server-app.js'
-import { axeOnEveryLoad } from '../support/axe.js'
-import { launchBrowser, type TestBrowser } from '../support/browser.js'
-import { ADMIN_TOKEN, createTestContext, type TestContext } from '../support/context.js'
+import { signedInAdmin, type AdminBrowser } from '../support/admin-browser.js'
+import type { TestBrowser } from '../support/browser.js'
+import { createTestContext, type TestContext } from '../support/context.js'
 import { png } from '../support/media.js'
 import { startTestS3, type TestS3 } from '../support/s3.js'
 import { startServer, type TestServer } from '../support/server.js'
@@ -47,8 +47,7 @@ let server: TestServer
 let browser: TestBrowser
 let page: Page
 let token: string
-let axe: ReturnType<typeof axeOnEveryLoad>
-const pageErrors: string[] = []
+let admin: AdminBrowser
 
 const url = (path: string) => `${server.url}${path}`
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
@@ -72,24 +71,12 @@ beforeAll(async () => {
   await ctx.addLocales('fr')
   token = await ctx.token()
   server = await startServer(createServerApp(ctx.services, () => undefined))
-  browser = await launchBrowser()
-  page = await browser.context.newPage()
-  // Generous waits: a loaded 2-core machine; these bound a hang, they are not timings under test.
-  page.setDefaultTimeout(30_000)
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  page.on('dialog', (dialog) => void dialog.accept())
-  axe = axeOnEveryLoad(page)
-  await page.goto(url('/admin/sign-in'))
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor()
+  admin = await signedInAdmin(server.url)
+  browser = admin.browser
+  page = admin.page
 }, 120_000)
 
-afterEach(async () => {
-  await axe.settled()
-  expect(axe.findings.splice(0)).toEqual([])
-  expect(pageErrors).toEqual([])
-})
+afterEach(() => admin.checkPage())
 
 afterAll(async () => {
   await browser?.close()
