@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { Match } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BUNDLED_FILES, BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
-import { ASSETS_DIR, SCRIPT, STYLESHEET } from '../../lib/admin-ui/assets.js'
+import { ASSETS_DIR, EDITOR_SCRIPT, SCRIPT, STYLESHEET } from '../../lib/admin-ui/assets.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { configFromEnv } from '../../lib/config.js'
 import { shippedTypes } from '../support/types.js'
@@ -343,8 +343,8 @@ describe('bundling', () => {
     ])
   })
 
-  it("copies the admin interface's stylesheet and script beside the admin bundle, where lib/admin-ui/assets.ts reads them", () => {
+  it("copies the admin interface's stylesheet and scripts beside the admin bundle, where lib/admin-ui/assets.ts reads them", () => {
     expect(BUNDLED_FILES).toEqual({ 'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]] })
-    expect(readdirSync(new URL('../../lib/admin-ui/assets', import.meta.url)).sort()).toEqual([SCRIPT.name, STYLESHEET.name].sort())
+    expect(readdirSync(new URL('../../lib/admin-ui/assets', import.meta.url)).sort()).toEqual([SCRIPT.name, STYLESHEET.name, EDITOR_SCRIPT.name].sort())
   })
 })
