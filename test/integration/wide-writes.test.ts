@@ -137,7 +137,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     }
     expect(await seen(documentId)).toEqual(new Set(['42/wide']))
     await expectSettled(documentId)
-  }, 180_000)
+  }, 420_000)
 
   it('shows readers none of the change before it commits and all of it after, while it is applied', async () => {
     const documentId = await document(5)
@@ -205,7 +205,7 @@ describe('a document in 100 locales, past 1 MB', () => {
       expect((await versions(documentId)).find((doc) => doc.locale === SOME[3])?.title).toBe(`narrow ${round}`)
       await expectSettled(documentId)
     }
-  }, 180_000)
+  }, 420_000)
 
   it('publishes and discards with the shared values of 30 locales', async () => {
     const documentId = await document(20)
@@ -222,7 +222,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     expect((await ctx.request('POST', `/api/articles/${documentId}/actions/discard-draft?locale=en`, { token: key })).status).toBe(200)
     expect(new Set((await versions(documentId, 'draft')).map((doc) => doc.views))).toEqual(new Set([21]))
     await expectSettled(documentId)
-  }, 180_000)
+  }, 420_000)
 
   it('DELETE locale=* removes every version and copy at once', async () => {
     const documentId = await document(30)
