@@ -85,7 +85,10 @@ describe('group commit across documents, one process', () => {
     expect(responses.map((response) => response.status)).toEqual(Array(40).fill(200))
     const created: Doc[] = await Promise.all(responses.map(async (response) => (await json(response)).data))
     expect(new Set(created.map((doc) => doc.id)).size).toBe(40)
-    expect(counted.counterUpdates).toBeLessThan(counted.transactions)
+    // Ids are drawn with the transactions, several at a time: never more counter updates than
+    // transactions, and far fewer than creates (under heavy load one transaction holds many creates).
+    expect(counted.counterUpdates).toBeLessThanOrEqual(counted.transactions)
+    expect(counted.counterUpdates).toBeLessThan(40)
     // A later transaction commits later: ordered by id, the creation times never go back.
     const byId = [...created].sort((x, y) => x.id - y.id)
     expect(byId.map((doc) => doc.createdAt)).toEqual([...byId.map((doc) => doc.createdAt)].sort())
