@@ -3,7 +3,9 @@
 // once), and one page per webhook with its settings, the test action, its delivery log and a
 // redeliver action per attempt. Each action is one call of the admin API through the in-process client.
 import type { Context } from 'hono'
+import type { DeliveryAttempt } from '../storage/webhooks.js'
 import { WEBHOOK_EVENTS } from '../webhooks/messages.js'
+import type { WebhookView } from '../webhooks/service.js'
 import { messageOf, type ApiAnswer } from './api-client.js'
 import type { Form } from './form.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
@@ -11,25 +13,9 @@ import { errorFor, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
 
-interface Webhook {
-  readonly id: number
-  readonly name: string
-  readonly url: string
-  readonly headers: Record<string, null>
-  readonly events: readonly string[]
-  readonly isEnabled: boolean
-}
-
-interface Attempt {
-  readonly seq: number
-  readonly messageId: string
-  readonly event: string
-  readonly at: string
-  readonly statusCode: number | null
-  readonly durationMs: number
-  readonly error: string | null
-  readonly outcome: string
-}
+/** The admin API's answers, as lib/webhooks/ and lib/storage/webhooks.ts describe them. */
+type Webhook = WebhookView
+type Attempt = DeliveryAttempt
 
 interface Result { readonly statusCode: number | null; readonly durationMs: number; readonly error: string | null }
 
