@@ -93,6 +93,20 @@ export function Notice(props: { text: string | undefined }) {
   return props.text === undefined ? null : <div class="notice" role="status"><p>{props.text}</p></div>
 }
 
+/** A secret shown only once after it is made (a token's key, a webhook's signing secret), in a read-only field with a copy button. */
+export function ShownOnce(props: { text: string; id: string; label: string; value: string; copy: string }) {
+  return (
+    <div class="notice" role="status">
+      <p>{props.text}</p>
+      <div class="field">
+        <label for={props.id}>{props.label}</label>
+        <input id={props.id} class="key" type="text" readonly value={props.value} />
+        <button type="button" class="secondary" data-copy={props.id} hidden>{props.copy}</button>
+      </div>
+    </div>
+  )
+}
+
 /** What went wrong, announced at once; `explain` adds what the user can do about it. */
 export function Problem(props: { text: string | undefined; explain?: string }) {
   if (props.text === undefined) return null

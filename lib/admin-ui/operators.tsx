@@ -5,7 +5,7 @@
 // the field they name.
 import type { Context } from 'hono'
 import { messageOf, type ApiAnswer } from './api-client.js'
-import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
+import { Csrf, Notice, Page, Problem, ShownOnce, to, type PageContext } from './layout.js'
 import { registerLocalesPage } from './locales-page.js'
 import { PermissionMatrix } from './matrix.js'
 import { errorFor, FieldMessage, noticeOf, TextField } from './operator-common.js'
@@ -46,14 +46,7 @@ export function registerOperatorPages(ui: Ui): void {
         <Notice text={noticeOf(c)} />
         <Problem text={view.problem === undefined ? undefined : messageOf(view.problem)} />
         {view.created === undefined ? null : (
-          <div class="notice" role="status">
-            <p>{`Token ${view.created.name} created. Copy its key now: it is shown only this once, and stored only as a hash.`}</p>
-            <div class="field">
-              <label for="new-key">Access key</label>
-              <input id="new-key" class="key" type="text" readonly value={view.created.accessKey} />
-              <button type="button" class="secondary" data-copy="new-key" hidden>Copy key</button>
-            </div>
-          </div>
+          <ShownOnce text={`Token ${view.created.name} created. Copy its key now: it is shown only this once, and stored only as a hash.`} id="new-key" label="Access key" value={view.created.accessKey} copy="Copy key" />
         )}
         <div class="scroll" role="region" aria-label="Tokens" tabindex={0}>
           <table>

@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS } from '../webhooks/messages.js'
 import type { WebhookView } from '../webhooks/service.js'
 import { messageOf, type ApiAnswer } from './api-client.js'
 import type { Form } from './form.js'
-import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
+import { Csrf, Notice, Page, Problem, ShownOnce, to, type PageContext } from './layout.js'
 import { errorFor, noticeOf, TextField } from './operator-common.js'
 import { queryOf } from './paths.js'
 import { seeOther, type Ui } from './ui.js'
@@ -67,14 +67,7 @@ export function registerWebhooksPages(ui: Ui): void {
         <Notice text={noticeOf(c)} />
         <Problem text={view.problem === undefined ? undefined : messageOf(view.problem)} />
         {view.created === undefined ? null : (
-          <div class="notice" role="status">
-            <p>{`Webhook ${view.created.name} created. Copy its signing secret now: it is shown only this once.`}</p>
-            <div class="field">
-              <label for="new-secret">Signing secret</label>
-              <input id="new-secret" class="key" type="text" readonly value={view.created.secret} />
-              <button type="button" class="secondary" data-copy="new-secret" hidden>Copy secret</button>
-            </div>
-          </div>
+          <ShownOnce text={`Webhook ${view.created.name} created. Copy its signing secret now: it is shown only this once.`} id="new-secret" label="Signing secret" value={view.created.secret} copy="Copy secret" />
         )}
         <div class="scroll" role="region" aria-label="Webhooks" tabindex={0}>
           <table>

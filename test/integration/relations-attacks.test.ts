@@ -1,6 +1,6 @@
 // Relations attacked (content-model.md §16): the ETags of populated answers (the tag of a populated
 // get one names its version, so If-Match works with it, and its body, so If-None-Match revalidates
-// the targets too); a page of 40 documents each with 100 links (maxDocuments before anything is
+// the targets too); a page of 40 documents each with 30 links, 1,200 in all (maxDocuments before anything is
 // returned; a window of them read in one batched call per level).
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
@@ -36,21 +36,21 @@ describe('ETags of populated answers', () => {
   })
 })
 
-describe('a page of 40 documents each with 100 links', () => {
+describe('a page of 40 documents each with 30 links (1,200 targets, past maxDocuments of 1,000)', () => {
   it('is a 400 past maxDocuments before anything is returned; a window of it costs one batched read per level', async () => {
     const tags: string[] = []
-    for (let i = 0; i < 100; i += 10) {
+    for (let i = 0; i < 30; i += 10) {
       const made = await Promise.all(Array.from({ length: 10 }, (_, k) => call('POST', '/api/tags', { data: { name: `bulk ${i + k}` } })))
       for (const response of made) tags.push((await json(response)).data.documentId)
     }
-    for (let i = 0; i < 40; i += 8) {
-      await Promise.all(Array.from({ length: 8 }, (_, k) => call('POST', '/api/articles', { data: { title: `page ${i + k}`, tags } })))
-    }
+    // One after another: writes in parallel that link the same targets check the same items, so
+    // their transactions conflict and retry, which only slows the setup down on a loaded machine.
+    for (let i = 0; i < 40; i += 1) expect((await call('POST', '/api/articles', { data: { title: `page ${i}`, tags } })).status).toBe(200)
     const page = '/api/articles?filters[title][$startsWith]=page&pagination[pageSize]=40'
     const refused = await call('GET', `${page}&populate=tags`)
     expect(refused.status).toBe(400)
     expect((await json(refused)).error.message).toMatch(/maxDocuments|1000/)
-    // Another process, its DynamoDB calls counted: the populated level is one BatchGetItem (100 distinct tags).
+    // Another process, its DynamoDB calls counted: the populated level is one BatchGetItem (30 distinct tags).
     const db = createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint })
     const peer = createPeer(ctx, {}, db)
     await peer.request('GET', '/api/articles?pagination[pageSize]=1', { token: key })
@@ -72,7 +72,7 @@ describe('a page of 40 documents each with 100 links', () => {
     const body = await json(windowed)
     expect(body.data).toHaveLength(40)
     expect(body.data.every((article: any) => article.tags.length === 20 && article.tags[0].documentId === tags[0])).toBe(true)
-    expect(tagReads).toEqual([100])
+    expect(tagReads).toEqual([30])
     expect(calls.filter((name) => name === 'ScanCommand')).toEqual([])
   }, 300_000)
 })
