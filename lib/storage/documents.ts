@@ -13,7 +13,7 @@ import { ATTR, HEAD, INDEX, META, listKey, type PublicationState, type Status } 
 import { batchGetItems, conditionalWrite, guarded } from './client.js'
 import { DocumentCommitter, notUnique, type Group, type LocaleGuards, type Mutation, type Pending } from './document-commit.js'
 import { emptyDocument, missingDrafts, withDrafts, type DocumentState } from './document-plan.js'
-import { itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
+import { headKey, itemToVersion, listOf, servedKey, versionKey, versionProjection, versionToItem, type Version } from './items.js'
 import { scanDocuments } from './document-scan.js'
 import { claimKey, uniqueAttributes } from './unique.js'
 import { changeOf, marksOf, resolveItems, settlePending } from './wide/overlay.js'
@@ -376,6 +376,29 @@ export class DocumentStore {
     })
   }
 
+  /**
+   * Writes many documents at once (an import): each document's changes (a version each, about) are
+   * applied in order to one state and committed with the type's other writes (commitTogether), in
+   * one transaction with their counts and index keys, as `write` does. Their heads are read first,
+   * 100 a call: a document without one is new, so no read of it precedes its transaction (its head
+   * is put on condition that it still has none; a race lost re-reads it). Resolves with each
+   * change's result, per document, once all are committed; rejects with the first failure.
+   */
+  async writeMany(type: ContentType, documents: readonly { documentId: string; changes: readonly { guardLocale: string; mutation: Mutation<unknown> }[] }[]): Promise<unknown[][]> {
+    const heads = await batchGetItems(this.db, this.tableName, documents.map((document) => headKey(document.documentId)), { ProjectionExpression: '#d', ExpressionAttributeNames: { '#d': 'documentId' } }, true)
+    const stored = new Set(heads.map((item) => String(item.documentId)))
+    const perVersion = 1 + uniqueAttributes(type).length
+    return Promise.all(documents.map((document) => {
+      const pendings: Pending[] = []
+      const results = document.changes.map((change) => new Promise<unknown>((resolve, reject) => {
+        pendings.push({ guardLocale: change.guardLocale, mutation: change.mutation, rewrite: false, resolve, reject })
+      }))
+      const state = stored.has(document.documentId) ? undefined : emptyDocument(document.documentId)
+      void this.commitTogether(type, { documentId: document.documentId, changes: pendings, state }, undefined, 1 + perVersion * pendings.length)
+      return Promise.all(results)
+    }))
+  }
+
   /** Commits a document's queue batch after batch until it is empty (a batch holds what arrived meanwhile). */
   private async drain(type: ContentType, documentId: string, queue: Pending[], first: DocumentState | undefined): Promise<void> {
     let read = first
@@ -394,12 +417,12 @@ export class DocumentStore {
    * group queued here (its own queue waits for it), so its changes stay in order; each change is
    * settled on its own by the committer. Resolves once the group's transaction is over.
    */
-  private commitTogether(type: ContentType, group: Group, ids?: IdRequest): Promise<void> {
+  private commitTogether(type: ContentType, group: Group, ids?: IdRequest, weight = weightOf(group)): Promise<void> {
     // A document known to be wider than a batch commits on its own, beside the queue: a write past
     // one transaction (wide/commit.ts) takes seconds, which the type's other writes need not wait.
-    if (ids === undefined && weightOf(group) > MAX_WEIGHT) return this.committer.commit(type, [group])
+    if (ids === undefined && weight > MAX_WEIGHT) return this.committer.commit(type, [group])
     return new Promise<void>((done) => {
-      const queued: Queued = { group, weight: weightOf(group), ids, done }
+      const queued: Queued = { group, weight, ids, done }
       const queue = this.commits.get(type.uid)
       if (queue !== undefined) {
         queue.push(queued)

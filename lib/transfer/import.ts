@@ -2,24 +2,26 @@
 // archive. The first reads schemas, locales and the map of Strapi's row ids (which document, locale
 // and status each row is) with the links grouped by the row that owns them; it compares schemas and
 // stops there on any difference, nothing written. Then the locales, then the second pass writes
-// every row of the project's types as one version (importVersion), many at once, with its links.
+// every row of the project's types as one version, a document's rows together and many documents at
+// once (import-batches.ts, importDocuments), with its links.
 // Components and zones plug in where versionOf reads a row's values (their rows come as further
 // entities and `relation.component`-like links of the row); media as a third pass with the
 // reader's `asset` handler, storing the files before the rows that link them are written.
 import { FILE_TYPE, FILE_UID, type ContentType } from '../content-types.js'
 import { scopeOf } from '../operations/context.js'
-import { importVersion, type IncomingVersion } from '../operations/import-version.js'
+import { importDocuments, type IncomingVersion } from '../operations/import-version.js'
 import type { Readable } from 'node:stream'
 import type { BlobStore } from '../media/blobs.js'
 import type { Services } from '../services.js'
 import { singleTypeDocumentId } from '../storage/documents.js'
 import { readArchive } from './archive-reader.js'
+import { DocumentBatches } from './import-batches.js'
 import { ConfigurationSchema, DEFAULT_LOCALE_KEY, EntitySchema, LinkSchema, LOCALE_TYPE, parseRecord, SchemaRecordSchema, storeValue, type Entity, type Link, type SchemaRecord } from './archive-records.js'
 import { componentValue, fileValues, ownerSide } from './import-values.js'
 import { schemaDifferences } from './schema-diff.js'
 
-/** Rows written at once: the store group-commits them per type, so DynamoDB is the bound. */
-const DEFAULT_CONCURRENCY = 64
+/** Rows written at once: whole documents, batched per type and group-committed by the store, so DynamoDB is the bound. */
+const DEFAULT_CONCURRENCY = 2000
 
 /** Fields of a Strapi row that are not attributes. */
 const ROW_FIELDS = new Set(['id', 'documentId', 'locale', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy', 'localizations'])
@@ -44,6 +46,8 @@ interface Survey {
   defaultLocale: string | undefined
   /** `<uid> <row id>` → documentId (a single type's as the project fixes it). */
   rows: Map<string, string>
+  /** `<uid> <documentId>` → how many rows the document has (its versions are written together). */
+  perDocument: Map<string, number>
   /** `<uid> <row id> <field>` → the links the row owns, in their order. */
   links: Map<string, Link[]>
   /** `<hash><ext>` of each file and format → its MIME type, for the bytes under `assets/uploads/`. */
@@ -52,7 +56,7 @@ interface Survey {
 }
 
 async function survey(path: string, types: ReadonlyMap<string, ContentType>): Promise<Survey> {
-  const found: Survey = { schemas: [], locales: [], defaultLocale: undefined, rows: new Map(), links: new Map(), mimes: new Map(), total: 0 }
+  const found: Survey = { schemas: [], locales: [], defaultLocale: undefined, rows: new Map(), perDocument: new Map(), links: new Map(), mimes: new Map(), total: 0 }
   await readArchive(path, {
     record: {
       schemas: (record) => void found.schemas.push(parseRecord(SchemaRecordSchema, record, 'schemas')),
@@ -61,7 +65,9 @@ async function survey(path: string, types: ReadonlyMap<string, ContentType>): Pr
         if (entity.type === LOCALE_TYPE) found.locales.push({ code: String(entity.data.code), name: String(entity.data.name ?? entity.data.code) })
         const type = types.get(entity.type)
         if (type === undefined || typeof entity.data.documentId !== 'string') return
-        found.rows.set(`${entity.type} ${entity.id}`, type.kind === 'single' ? singleTypeDocumentId(type) : entity.data.documentId)
+        const documentId = type.kind === 'single' ? singleTypeDocumentId(type) : entity.data.documentId
+        found.rows.set(`${entity.type} ${entity.id}`, documentId)
+        found.perDocument.set(`${entity.type} ${documentId}`, (found.perDocument.get(`${entity.type} ${documentId}`) ?? 0) + 1)
         if (type === FILE_TYPE) noteMimes(found.mimes, entity.data)
         found.total += 1
       },
@@ -154,36 +160,32 @@ export async function importArchive(services: Services, path: string, options: I
   const defaultLocale = await services.locales.defaultCode()
   const counts: Record<string, { written: number; unchanged: number }> = Object.fromEntries(services.types.map((type) => [type.uid, { written: 0, unchanged: 0 }]))
   const maxIds = new Map<string, number>()
-  const inFlight = new Set<Promise<void>>()
-  let failure: unknown
   let done = 0
-  const limit = options.concurrency ?? DEFAULT_CONCURRENCY
+  const batches = new DocumentBatches((type, documents) => importDocuments(scopeOf(type, services), documents), options.concurrency ?? DEFAULT_CONCURRENCY, (type, results) => {
+    const count = (counts[type.uid] ??= { written: 0, unchanged: 0 })
+    const before = done
+    for (const written of results.flat()) {
+      if (written) count.written += 1
+      else count.unchanged += 1
+      done += 1
+    }
+    if (Math.floor(done / 100) > Math.floor(before / 100) || done === found.total) options.progress?.(done, found.total)
+  })
   await readArchive(path, {
     record: {
       entities: async (record) => {
         const entity = parseRecord(EntitySchema, record, 'entities')
         const type = types.get(entity.type)
-        if (type === undefined || !found.rows.has(`${entity.type} ${entity.id}`)) return
+        const documentId = found.rows.get(`${entity.type} ${entity.id}`)
+        if (type === undefined || documentId === undefined) return
         maxIds.set(type.uid, Math.max(maxIds.get(type.uid) ?? 0, entity.id))
-        const write = importVersion(scopeOf(type, services), versionOf(type, entity, found, defaultLocale, services.media?.blobs)).then(
-          (written) => {
-            const count = (counts[type.uid] ??= { written: 0, unchanged: 0 })
-            if (written) count.written += 1
-            else count.unchanged += 1
-            done += 1
-            if (done % 100 === 0 || done === found.total) options.progress?.(done, found.total)
-          },
-          (error: unknown) => void (failure ??= error),
-        ).finally(() => inFlight.delete(write))
-        inFlight.add(write)
-        if (inFlight.size >= limit) await Promise.race(inFlight)
-        if (failure !== undefined) throw failure
+        const key = `${entity.type} ${documentId}`
+        await batches.add(type, key, found.perDocument.get(key) ?? 1, versionOf(type, entity, found, defaultLocale, services.media?.blobs))
       },
     },
     asset: (name, content) => storeAsset(services, found, name, content),
   })
-  await Promise.all(inFlight)
-  if (failure !== undefined) throw failure
+  await batches.finish()
   for (const [uid, max] of maxIds) await services.documents.raiseSequence(types.get(uid) as ContentType, max)
   return { differences, locales, counts }
 }
