@@ -4,7 +4,9 @@
 # with a component, a repeatable component and a zone; bench/strapi-archive.ts), loaded by
 # `npm run import` into a fresh local table (DynamoDB Local), then by `strapi import --force` into
 # the Strapi peer (SQLite), one after the other in one run. Prints wall times (each command whole:
-# process start, DynamoDB Local's or Strapi's boot included) and the importer's own time. With
+# process start, DynamoDB Local's or Strapi's boot included) and the importer's own time. DynamoDB
+# Local holds its data in memory (it stands for DynamoDB, whose durability is not SQLite's fsync);
+# IMPORT_ON_DISK=1 keeps it on disk instead, in a DATA_DIR (about 4x slower on this machine). With
 # DYNAMODB_ENDPOINT set, ours imports into a new table there (no DynamoDB Local started).
 #
 #   bench/import-compare.sh N PEER_DIR       from the project's root; PEER_DIR: a copy of the peer
@@ -22,7 +24,8 @@ rows=$(node -e 'const c=require(process.argv[1]);console.log(Object.values(c).re
 echo "archive: $n documents, $rows rows ($(du -h "$archive" | cut -f1)): $(cat "$work/rows.json")"
 
 t0=$(now)
-DATA_DIR=$work/data TABLE_NAME=import-compare-$$ CONTENT_TYPES_DIR=$PWD/test/fixtures/strapi-archives/media/types \
+in_memory=true; [[ ${IMPORT_ON_DISK:-} == 1 || -n ${DYNAMODB_ENDPOINT:-} ]] && in_memory=false
+LOCAL_IN_MEMORY=$in_memory DATA_DIR=$work/data TABLE_NAME=import-compare-$$ CONTENT_TYPES_DIR=$PWD/test/fixtures/strapi-archives/media/types \
   npm run -s import -- "$archive" >"$work/ours.json" 2>"$work/ours.log"
 t1=$(now)
 ours=$(echo "$t1 - $t0" | bc)

@@ -1,7 +1,7 @@
 // Where an import's time goes (issue 39): imports an archive of N documents (bench/strapi-archive.ts's
 // kind) into a fresh DynamoDB Local table and prints the time, the DynamoDB calls per row by command,
 // the items written per call, and the calls that failed (transaction conflicts, conditions).
-//   node --import tsx bench/import-profile.ts N [concurrency]
+//   [DISK=1] node --import tsx bench/import-profile.ts N [concurrency]
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,7 +21,8 @@ const concurrency = process.argv[3] === undefined ? undefined : Number(process.a
 const typesDir = fileURLToPath(new URL('../test/fixtures/strapi-archives/media/types/', import.meta.url))
 const archive = join(mkdtempSync(join(tmpdir(), 'import-profile-')), 'archive.tar.gz')
 const rows = Object.values(await writeSyntheticArchive(archive, { articles: Math.ceil(n / 2), pages: Math.floor(n / 2), typesDir })).reduce((a, b) => a + b, 0)
-const local = await startDynamoLocal()
+// DISK=1: DynamoDB Local with its data on disk (as `npm run import` with DATA_DIR), else in memory.
+const local = await startDynamoLocal({ dbPath: process.env.DISK === '1' ? join(archive, '..', 'dynamodb') : undefined })
 const calls = new Map<string, { calls: number; items: number; ms: number; failed: Map<string, number> }>()
 try {
   const config = { ...configFromEnv({}), tableName: 'import-profile' }

@@ -161,7 +161,12 @@ export class DocumentCommitter {
       let lostToCommit = false
       try {
         if (writes) {
-          await Promise.all(linked.map(({ revision, created, added }) => (created ? this.links.addNew(added, revision) : this.links.add(added, revision))))
+          // New documents' links (all of revision 1, unconditional) go together, 25 a call.
+          const fresh = linked.filter((entry) => entry.created)
+          await Promise.all([
+            this.links.addNew(fresh.flatMap((entry) => entry.added), 1),
+            ...linked.filter((entry) => !entry.created).map(({ revision, added }) => this.links.add(added, revision)),
+          ])
           if (wide !== undefined && !(await markItems(this.db, this.tableName, type, wide))) throw new TransactionConflict()
           try {
             await transactWrite(this.db, { TransactItems: items }, 1)

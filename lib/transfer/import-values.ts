@@ -11,19 +11,43 @@ import type { Link } from './archive-records.js'
 type Entry = Record<string, unknown>
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** A component or zone value of a Strapi row as the project stores it (null for none). */
-export function componentValue(field: ComponentField, raw: unknown): unknown {
+/**
+ * The documentIds the row (or component entry) `ref` of `owner` links to in `field`, as a version
+ * stores them: one id or null, or a list or null (`many`).
+ */
+export type Linked = (owner: string, ref: unknown, field: string, many: boolean) => string | string[] | null
+
+/**
+ * A component or zone value of a Strapi row as the project stores it (null for none). Relations and
+ * media inside an entry are links of the entry's own row in the archive (`linked`).
+ */
+export function componentValue(field: ComponentField, raw: unknown, linked: Linked): unknown {
   const entry = (value: Entry): Entry | undefined => {
     const schema = field.kind === 'dynamiczone' ? field.components.find((component) => component.uid === value.__component) : field.components[0]
     if (schema === undefined) return undefined
     const stored: Entry = { id: value.id }
     if (field.kind === 'dynamiczone') stored.__component = schema.uid
     for (const name of Object.keys(schema.attributes)) stored[name] = value[name] ?? null
-    for (const [name, nested] of Object.entries(schema.components)) stored[name] = componentValue(nested, value[name])
+    for (const [name, relation] of Object.entries(schema.relations)) stored[name] = linked(schema.uid, value.id, name, relation.many)
+    for (const [name, nested] of Object.entries(schema.components)) stored[name] = componentValue(nested, value[name], linked)
     return stored
   }
   if (field.repeatable) return Array.isArray(raw) ? raw.filter(isEntry).flatMap((value) => entry(value) ?? []) : []
   return isEntry(raw) ? (entry(raw) ?? null) : null
+}
+
+/** The uids of the components `fields` hold, nested ones too. */
+export function componentUids(fields: readonly ComponentField[]): Set<string> {
+  const uids = new Set<string>()
+  const visit = (field: ComponentField) => {
+    for (const schema of field.components) {
+      if (uids.has(schema.uid)) continue
+      uids.add(schema.uid)
+      Object.values(schema.components).forEach(visit)
+    }
+  }
+  fields.forEach(visit)
+  return uids
 }
 
 /** A file row's values with the blob store's `url`s and `provider` (as they were without one). */

@@ -17,7 +17,7 @@ import { singleTypeDocumentId } from '../storage/documents.js'
 import { readArchive } from './archive-reader.js'
 import { DocumentBatches } from './import-batches.js'
 import { ConfigurationSchema, DEFAULT_LOCALE_KEY, EntitySchema, LinkSchema, LOCALE_TYPE, parseRecord, SchemaRecordSchema, storeValue, type Entity, type Link, type SchemaRecord } from './archive-records.js'
-import { componentValue, fileValues, ownerSide } from './import-values.js'
+import { componentUids, componentValue, fileValues, ownerSide, type Linked } from './import-values.js'
 import { schemaDifferences } from './schema-diff.js'
 
 /** Rows written at once: whole documents, batched per type and group-committed by the store, so DynamoDB is the bound. */
@@ -56,6 +56,8 @@ interface Survey {
 }
 
 async function survey(path: string, types: ReadonlyMap<string, ContentType>): Promise<Survey> {
+  // Links of component entries too: relations and media inside components are their rows' links.
+  const owners = new Set([...types.keys(), ...componentUids([...types.values()].flatMap((type) => Object.values(type.components)))])
   const found: Survey = { schemas: [], locales: [], defaultLocale: undefined, rows: new Map(), perDocument: new Map(), links: new Map(), mimes: new Map(), total: 0 }
   await readArchive(path, {
     record: {
@@ -73,7 +75,7 @@ async function survey(path: string, types: ReadonlyMap<string, ContentType>): Pr
       },
       links: (record) => {
         const link = ownerSide(parseRecord(LinkSchema, record, 'links'))
-        if (link === undefined || !types.has(link.left.type) || link.left.field === undefined) return
+        if (link === undefined || !owners.has(link.left.type) || link.left.field === undefined) return
         const key = `${link.left.type} ${link.left.ref} ${link.left.field}`
         const list = found.links.get(key)
         if (list === undefined) found.links.set(key, [link])
@@ -115,12 +117,14 @@ function versionOf(type: ContentType, entity: Entity, found: Survey, defaultLoca
   const data = type === FILE_TYPE ? (fileValues(entity.data, blobs) as Entity['data']) : entity.data
   const attributes: Record<string, unknown> = {}
   for (const name of Object.keys(type.attributes)) attributes[name] = ROW_FIELDS.has(name) ? null : (data[name] ?? null)
-  for (const [name, field] of Object.entries(type.components)) attributes[name] = componentValue(field, data[name])
-  for (const [name, relation] of Object.entries(type.relations)) {
-    if (relation.mappedBy !== undefined) continue
-    const links = [...(found.links.get(`${entity.type} ${entity.id} ${name}`) ?? [])].sort((a, b) => (a.left.pos ?? 0) - (b.left.pos ?? 0))
+  const linked: Linked = (owner, ref, field, many) => {
+    const links = [...(found.links.get(`${owner} ${String(ref)} ${field}`) ?? [])].sort((a, b) => (a.left.pos ?? 0) - (b.left.pos ?? 0))
     const ids = links.flatMap((link) => found.rows.get(`${link.right.type} ${link.right.ref}`) ?? [])
-    attributes[name] = relation.many ? (ids.length === 0 ? null : ids) : (ids[0] ?? null)
+    return many ? (ids.length === 0 ? null : ids) : (ids[0] ?? null)
+  }
+  for (const [name, field] of Object.entries(type.components)) attributes[name] = componentValue(field, data[name], linked)
+  for (const [name, relation] of Object.entries(type.relations)) {
+    if (relation.mappedBy === undefined) attributes[name] = linked(entity.type, entity.id, name, relation.many)
   }
   const published = !type.draftAndPublish || data.publishedAt !== null
   const createdAt = data.createdAt ?? new Date(0).toISOString()
