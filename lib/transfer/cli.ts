@@ -71,11 +71,17 @@ export async function openTable(args: TransferArgs, env: Readonly<Record<string,
   }
   const local = settings.endpoint === undefined ? await startDynamoLocal({ dbPath: settings.dataDir === undefined ? undefined : `${settings.dataDir}/dynamodb` }) : undefined
   const endpoint = settings.endpoint ?? (local?.endpoint as string)
-  const problem = await dynamoEndpointProblem(endpoint)
-  if (problem !== undefined) throw new Error(problem)
   const config = configFromEnv(env)
   const db = createDocumentClient({ region: settings.region, endpoint })
-  await ensureTable(db, config.tableName)
+  try {
+    const problem = await dynamoEndpointProblem(endpoint)
+    if (problem !== undefined) throw new Error(problem)
+    await ensureTable(db, config.tableName)
+  } catch (error) {
+    // The DynamoDB Local started here would keep the process alive (a bad TABLE_NAME hung the CLI).
+    await local?.stop()
+    throw error
+  }
   const where = `local table ${config.tableName} (${local === undefined ? `DynamoDB at ${endpoint}` : `DynamoDB Local, data in ${settings.dataDir ?? 'memory'}`})`
   // The files of `npm start` are under DATA_DIR (lib/local/uploads.ts); without one there are none to read or write.
   const blobs = settings.dataDir === undefined ? undefined : new LocalBlobs(settings.dataDir)
