@@ -4,7 +4,9 @@
 // its function (access and execution logs, stage and /admin throttles), and per stage settings: a
 // per-IP rate limit (WAF), a CDN for public reads and a budget.
 import type { BuildOptions } from 'esbuild'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import { LambdaIntegration, type IResource, type RestApi } from 'aws-cdk-lib/aws-apigateway'
@@ -14,8 +16,11 @@ import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunction
 import { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
+import { configFromEnv } from '../lib/config.js'
 import { routeName, type ContentType } from '../lib/content-types.js'
 import { ASSETS_DIR } from '../lib/admin-ui/assets.js'
+import { openApiFiles } from '../lib/openapi/document.js'
+import { OPENAPI_DIR } from '../lib/openapi/paths.js'
 import { componentsDirOf, DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
@@ -24,7 +29,7 @@ import { createContentTable } from './content-table.js'
 import { createMediaStorage, grantUploads } from './media.js'
 import { createRateLimitAcl } from './rate-limit.js'
 import { createRestApi } from './rest-api.js'
-import { restEnvironment, type Stage } from './stage-config.js'
+import { restEnvironment, type Stage, type StageSettings } from './stage-config.js'
 import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, WEBHOOK_ACCESS, type TableAccess } from './table-access.js'
 import { createWebhookDelivery } from './webhooks.js'
 
@@ -124,12 +129,28 @@ export const BUNDLED_FILES: Readonly<Record<string, readonly (readonly [string, 
   'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
 }
 
+/** The entries that serve an OpenAPI document: each bundle holds both, as `openapi/` (lib/openapi/bundled.ts). */
+export const OPENAPI_ENTRIES: readonly string[] = ['functions/locales.ts', 'functions/admin.ts']
+
+/**
+ * Writes the OpenAPI documents of `types` under the REST settings the functions get (their only
+ * input besides the types) into a new folder, and returns it: built once at synth, so that no
+ * bundle holds the builder (lib/openapi/, about 39 KB) and no cold start or first request builds them.
+ */
+export function writeOpenApiDocuments(types: readonly ContentType[], rest: StageSettings['rest']): string {
+  const dir = mkdtempSync(join(tmpdir(), 'content-api-openapi-'))
+  for (const [file, text] of Object.entries(openApiFiles(types, configFromEnv(restEnvironment(rest))))) writeFileSync(join(dir, file), text)
+  return dir
+}
+
 export class ContentApiStack extends Stack {
   /** The functions by entry file; content functions as `functions/content.ts#<singular name>`. */
   readonly functions = new Map<string, NodejsFunction>()
   /** The content types served, from the schema files: a bad file stops the synth with its one-line SchemaError. */
   readonly types: readonly ContentType[]
   readonly api: RestApi
+  /** Where the synth wrote the OpenAPI documents the locales and admin functions serve (copied into their bundles). */
+  readonly openApiDir: string
 
   constructor(scope: Construct, id: string, props: ContentApiStackProps) {
     super(scope, id, props)
@@ -139,6 +160,7 @@ export class ContentApiStack extends Stack {
     this.types = loadContentTypes(typesDir, { componentsDir, customFields: props.customFields })
     const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     const table = createContentTable(this, settings.protect, settings.table)
+    const openApiDir = (this.openApiDir = writeOpenApiDocuments(this.types, settings.rest))
 
     // CloudFormation generates both secrets inside Secrets Manager: no value appears in the template.
     // No fixed names: a deleted secret's name stays taken during its recovery window.
@@ -192,9 +214,14 @@ export class ContentApiStack extends Stack {
         // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
         role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
       }
-      // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
-      // The admin function also serves the web interface's stylesheet and script, read from files beside it.
-      const bundling: BundlingOptions = { ...BUNDLING, ...own.bundling, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
+      // Every function reads the schema files (types, permission names): each bundle holds a copy.
+      // The admin function also serves the web interface's stylesheet and script, read from files
+      // beside it; it and the locales function serve the OpenAPI documents written above.
+      const files = [
+        ...(BUNDLED_FILES[entry] ?? []).map(([source, into]) => [`${ROOT}${source}`, into] as const),
+        ...(OPENAPI_ENTRIES.includes(entry) ? [[openApiDir, OPENAPI_DIR] as const] : []),
+      ]
+      const bundling: BundlingOptions = { ...BUNDLING, ...own.bundling, commandHooks: copyInto(typesDir, componentsDir, files) }
       const fn = new NodejsFunction(this, id, { ...shared, ...own.settings, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
@@ -260,7 +287,8 @@ export class ContentApiStack extends Stack {
 
 /**
  * Bundling hooks that copy the schema folder into each bundle (as content-types/) and the
- * components folder when there is one (as components/), so the function reads the files the synth checked.
+ * components folder when there is one (as components/), so the function reads the files the synth
+ * checked, and `files` (absolute source, folder in the bundle).
  */
 function copyInto(typesDir: string, componentsDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
@@ -269,7 +297,7 @@ function copyInto(typesDir: string, componentsDir: string, files: readonly (read
     afterBundling: (_inputDir: string, outputDir: string) => [
       `cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`,
       ...(existsSync(componentsDir) ? [`cp -R "${componentsDir}" "${outputDir}/${BUNDLED_COMPONENTS_DIR}"`] : []),
-      ...files.map(([source, target]) => `cp -R "${ROOT}${source}" "${outputDir}/${target}"`),
+      ...files.map(([source, target]) => `cp -R "${source}" "${outputDir}/${target}"`),
     ],
   }
 }

@@ -1,12 +1,15 @@
 // The synthesized stack (bundling skipped), asserted against lib/table.ts, the content-type
 // registry and the issue: table, functions, routes, least-privilege policies, secrets, outputs.
 import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Match } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLED_FILES, BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { BUNDLED_FILES, BUNDLING, ESBUILD_OPTIONS, OPENAPI_ENTRIES } from '../../infra/content-api-stack.js'
 import { ASSETS_DIR, EDITOR_SCRIPT, SCRIPT, STYLESHEET } from '../../lib/admin-ui/assets.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { configFromEnv } from '../../lib/config.js'
+import { buildOpenApiDocument } from '../../lib/openapi/document.js'
+import { AUDIENCES, openApiFile } from '../../lib/openapi/paths.js'
 import { shippedTypes } from '../support/types.js'
 import { TABLE } from '../../lib/table.js'
 import { actionsOf, cdkJsonContext, ofType, routes, statementsOf, synth, tableArn, tableId } from './synth.js'
@@ -78,6 +81,22 @@ describe('the dev stack', () => {
 
   describe('functions', () => {
     const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts', 'functions/upload.ts']
+
+    it("writes the OpenAPI documents of its types under the REST settings the locales and admin functions run with, for their bundles", () => {
+      expect(OPENAPI_ENTRIES).toEqual(['functions/locales.ts', 'functions/admin.ts'])
+      const written = (stack: typeof synthed, audience: (typeof AUDIENCES)[number]) => JSON.parse(readFileSync(join(stack.stack.openApiDir, openApiFile(audience)), 'utf8'))
+      // Other REST settings (page sizes, get-one shape) change the documents: written with the stage's own.
+      const otherSettings = synth('dev', { 'api.rest.maxLimit': '200', 'api.rest.findOneShape': 'object' })
+      for (const stack of [synthed, otherSettings]) {
+        expect(readdirSync(stack.stack.openApiDir).sort()).toEqual(['admin.json', 'public.json'])
+        for (const entry of OPENAPI_ENTRIES) {
+          const variables: Record<string, unknown> = stack.resources[stack.logicalId(entry)]!.Properties.Environment.Variables
+          const config = configFromEnv(Object.fromEntries(Object.entries(variables).filter(([, value]) => typeof value === 'string')) as Record<string, string>)
+          for (const audience of AUDIENCES) expect(written(stack, audience)).toEqual(buildOpenApiDocument(stack.stack.types, config, audience))
+        }
+      }
+      expect(written(otherSettings, 'public')).not.toEqual(written(synthed, 'public'))
+    })
 
     it('has one function per content type plus the locales, admin and upload functions, and the two webhook functions', () => {
       const all = [...entries, 'functions/webhook-stream.ts', 'functions/webhook-delivery.ts']

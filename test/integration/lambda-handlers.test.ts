@@ -2,7 +2,7 @@
 // API Gateway events as API Gateway delivers them, against DynamoDB Local. Expectations come from
 // the spec (content-api.md) and behaviour.md.
 import { randomBytes } from 'node:crypto'
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -13,7 +13,10 @@ import { dynamoEndpoint } from '../support/dynamo-endpoint.js'
 import { BUNDLED_FILES, CREATE_REQUIRE_BANNER, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 import { ensureTable } from '../../lib/storage/schema.js'
-import { DEFAULT_CONTENT_TYPES_DIR } from '../../lib/schema/load.js'
+import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../../lib/schema/load.js'
+import { configFromEnv } from '../../lib/config.js'
+import { openApiFiles } from '../../lib/openapi/document.js'
+import { OPENAPI_DIR } from '../../lib/openapi/paths.js'
 import { fakeSecretsManager, signedGetSecretValue } from '../support/fake-secrets-manager.js'
 import { assertLoopback } from '../support/loopback.js'
 
@@ -611,6 +614,9 @@ describe('the production bundles', { timeout: 120_000 }, () => {
     // start, and the admin interface's static files.
     cpSync(DEFAULT_CONTENT_TYPES_DIR, join(dir, 'content-types'), { recursive: true })
     for (const [source, into] of BUNDLED_FILES['functions/admin.ts'] ?? []) cpSync(new URL(`../../${source}`, import.meta.url), join(dir, into), { recursive: true })
+    // And the OpenAPI documents the synth writes beside the locales and admin bundles (writeOpenApiDocuments).
+    mkdirSync(join(dir, OPENAPI_DIR))
+    for (const [file, text] of Object.entries(openApiFiles(loadContentTypes(DEFAULT_CONTENT_TYPES_DIR), configFromEnv(process.env)))) writeFileSync(join(dir, OPENAPI_DIR, file), text)
     secretsManager = await fakeSecretsManager({ secrets: { [ADMIN_ARN]: adminSecret, [HASH_KEY_ARN]: hashKey, [EMPTY_ARN]: '', [BINARY_ARN]: { binary: Buffer.from('binary-secret-value') }, [DENIED_ARN]: 'never read' }, credentials: CREDENTIALS, region: REGION, denied: [DENIED_ARN] })
     logged = []
     spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(...args)))
@@ -679,6 +685,25 @@ describe('the production bundles', { timeout: 120_000 }, () => {
     expectError(await list(bundledArticle, accessKey), 401, 'UnauthorizedError')
     expect(JSON.stringify(logged)).not.toContain(adminSecret)
     expect(JSON.stringify(logged)).not.toContain(hashKey)
+  })
+
+  it('serves the OpenAPI documents from the files beside the locales and admin bundles, with no builder in any bundle', async () => {
+    expect(bundledInputs.filter((input) => input.includes('lib/openapi/')).sort()).toEqual(['lib/openapi/bundled.ts', 'lib/openapi/paths.ts'])
+    process.env.ADMIN_SECRET_ARN = ADMIN_ARN
+    const admin = (await coldStart('admin')).handler
+    const locales = (await coldStart('locales')).handler
+    const full = await admin(restEvent({ method: 'GET', path: '/admin/openapi.json', resource: '/admin/{proxy+}', token: adminSecret }), {})
+    expect(full.statusCode).toBe(200)
+    expect(header(full, 'content-type')).toMatch(/^application\/json/)
+    expect(full.body).toBe(readFileSync(join(dir, OPENAPI_DIR, 'admin.json'), 'utf8'))
+    expect(Object.keys(JSON.parse(full.body).paths)).toContain('/admin/api-tokens')
+    expectError(await admin(restEvent({ method: 'GET', path: '/admin/openapi.json', resource: '/admin/{proxy+}' }), {}), 401, 'UnauthorizedError')
+    expectError(await admin(restEvent({ method: 'POST', path: '/admin/openapi.json', resource: '/admin/{proxy+}', token: adminSecret }), {}), 405, 'MethodNotAllowedError')
+    const publicDocument = await locales(restEvent({ method: 'GET', path: '/api/openapi.json', resource: '/api/openapi.json' }), {})
+    expect(publicDocument.statusCode).toBe(200)
+    expect(publicDocument.body).toBe(readFileSync(join(dir, OPENAPI_DIR, 'public.json'), 'utf8'))
+    expect(Object.keys(JSON.parse(publicDocument.body).paths)).not.toContain('/admin/api-tokens')
+    expectError(await locales(restEvent({ method: 'GET', path: '/api/openapi.json', resource: '/api/openapi.json', query: 'x=1' }), {}), 400, 'ValidationError')
   })
 
   it('fails the cold start of a function whose hash key secret cannot be read, naming the variable and the error, once', async () => {
