@@ -4,14 +4,15 @@
 // stack gives its functions (several times each, interleaved, the median reported), and the import
 // once more with NODE_OPTIONS=--enable-source-maps, to show what loading the source maps would cost.
 import { execFile } from 'node:child_process'
-import { cp, mkdtemp, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { build, type BuildOptions } from 'esbuild'
 import { BUNDLED_FILES, ESBUILD_OPTIONS } from '../infra/content-api-stack.js'
-import { DEFAULT_CONTENT_TYPES_DIR } from '../lib/schema/load.js'
+import { REGISTRY_FILE } from '../functions/runtime.js'
+import { DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { percentile } from './measure.js'
 
 const run = promisify(execFile)
@@ -84,9 +85,9 @@ export async function measureColdStarts(targets: readonly ColdTarget[], env: Rec
       const bytes = await bundle(target, STACK_BUNDLING, file)
       const mapBytes = STACK_BUNDLING.sourcemap === true ? (await stat(`${file}.map`)).size : 0
       const mainFirstBytes = await bundle(target, MAIN_FIRST_BUNDLING, join(dir, 'main-first', target.name, 'index.mjs'))
-      // As the stack's bundling hook does: the schema folder beside the bundle, which every function
-      // reads, and the entry's other files (the admin interface's stylesheet and script).
-      await cp(DEFAULT_CONTENT_TYPES_DIR, join(dir, target.name, 'content-types'), { recursive: true })
+      // As the stack's bundling hook does: the content-type registry beside the bundle, which every
+      // function reads, and the entry's other files (the admin interface's stylesheet and script).
+      await writeFile(join(dir, target.name, REGISTRY_FILE), JSON.stringify(loadContentTypes(DEFAULT_CONTENT_TYPES_DIR)))
       for (const [source, into] of BUNDLED_FILES[target.entry] ?? []) await cp(join(ROOT, source), join(dir, target.name, into), { recursive: true })
       bundles.push({ target, file, bytes, mapBytes, mainFirstBytes, timings: [] as { importMs: number; firstRequestMs: number }[], mappedImports: [] as number[] })
     }

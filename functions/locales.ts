@@ -1,5 +1,7 @@
 import { handle } from 'hono/aws-lambda'
 import { createLocalesApp } from '../lib/admin-app.js'
+import { bundledOpenApi } from '../lib/openapi/bundled.js'
 import { lambdaServices } from './runtime.js'
 
-export const handler = handle(createLocalesApp(await lambdaServices()))
+// The public OpenAPI document: the file the stack wrote beside the bundle (the builder is not bundled).
+export const handler = handle(createLocalesApp(await lambdaServices(), false, bundledOpenApi()))

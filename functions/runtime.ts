@@ -1,10 +1,10 @@
 // Shared start-up of every Lambda function: configuration from the environment (validated once,
-// failing fast), the content types from the schema files bundled beside it, the secrets this
-// function may read from Secrets Manager (once per cold start), one DynamoDB client.
+// failing fast), the content types from the registry the synth wrote beside the bundle, the
+// secrets this function may read from Secrets Manager (once per cold start), one DynamoDB client.
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { configFromEnv } from '../lib/config.js'
 import { typeByUid, type ContentType } from '../lib/content-types.js'
-import { loadContentTypes, loadOptionsFromEnv } from '../lib/schema/load.js'
 import type { BlobStore } from '../lib/media/blobs.js'
 import { createServices, type Secrets, type Services } from '../lib/services.js'
 import { createDocumentClient } from '../lib/storage/client.js'
@@ -73,26 +73,43 @@ async function readSecrets(): Promise<Secrets> {
   return { adminToken: fetched.adminToken ?? envAdminToken, tokenHashSecret }
 }
 
+/** The file name of the content-type registry beside each bundle. */
+export const REGISTRY_FILE = 'types.json'
+
 /**
- * The schema folder: CONTENT_TYPES_DIR, or `content-types/` beside this file, which is the
- * project's examples when run from source and the folder the stack copies into each bundle.
+ * The content-type registry's file: CONTENT_TYPES_REGISTRY (the tests, running these entries from
+ * source), or `types.json` beside this module, which the stack writes into each bundle at synth.
  */
-export function contentTypesDir(): string {
-  return optional('CONTENT_TYPES_DIR') ?? fileURLToPath(new URL('./content-types/', import.meta.url))
+export function registryFile(): string {
+  return optional('CONTENT_TYPES_REGISTRY') ?? fileURLToPath(new URL(`./${REGISTRY_FILE}`, import.meta.url))
+}
+
+/**
+ * The content types this deployment serves, as the synth read and checked them from the schema
+ * files (lib/schema/, with the components folder and custom fields) and wrote them, JSON, into the
+ * bundle: a cold start reads one file, and no bundle holds the schema checker (about 18 KB).
+ */
+export function registryTypes(): ContentType[] {
+  const file = registryFile()
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ContentType[]
+  } catch (error) {
+    throw new Error(`Cannot read the content-type registry ${file} (the synth writes it into each bundle): ${(error as Error).message}`, { cause: error })
+  }
 }
 
 /** The content type a content function serves: the one CONTENT_TYPE (its uid) names. */
 export function contentTypeOf(services: Services): ContentType {
   const uid = required('CONTENT_TYPE')
   const type = typeByUid(services.types, uid)
-  if (type === undefined) throw new Error(`CONTENT_TYPE names ${uid}, which no schema file in ${contentTypesDir()} declares`)
+  if (type === undefined) throw new Error(`CONTENT_TYPE names ${uid}, which the content-type registry ${registryFile()} does not declare`)
   return type
 }
 
 /** The services of this function instance (with `blobs`, the upload function's); rejects (and the cold start fails) on bad config. */
 export async function lambdaServices(blobs?: BlobStore): Promise<Services> {
   const config = configFromEnv(process.env)
-  const types = loadContentTypes(contentTypesDir(), loadOptionsFromEnv(process.env))
+  const types = registryTypes()
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
   const services = createServices(db, config, secrets, types, blobs)

@@ -2,11 +2,10 @@
 // table (no secret: webhook secrets live in the table), and the SQS client of the delivery queue.
 import { SQSClient } from '@aws-sdk/client-sqs'
 import { configFromEnv } from '../lib/config.js'
-import { loadContentTypes } from '../lib/schema/load.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { WebhookStore } from '../lib/storage/webhooks.js'
 import { WebhookService } from '../lib/webhooks/service.js'
-import { contentTypesDir } from './runtime.js'
+import { registryTypes } from './runtime.js'
 
 const region = process.env.AWS_REGION
 if (region === undefined || region === '') throw new Error('Missing environment variable AWS_REGION')
@@ -14,7 +13,7 @@ const queueUrl = process.env.WEBHOOK_QUEUE_URL
 if (queueUrl === undefined || queueUrl === '') throw new Error('Missing environment variable WEBHOOK_QUEUE_URL')
 
 export const config = configFromEnv(process.env)
-export const types = loadContentTypes(contentTypesDir())
+export const types = registryTypes()
 export const db = createDocumentClient({ region })
 export const webhooks = new WebhookService(new WebhookStore(db, config.tableName), config.webhooks)
 export const sqs = new SQSClient({ region })

@@ -4,9 +4,10 @@
 // its function (access and execution logs, stage and /admin throttles), and per stage settings: a
 // per-IP rate limit (WAF), a CDN for public reads and a budget.
 import type { BuildOptions } from 'esbuild'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { CfnOutput, Duration, RemovalPolicy, Stack, Stage as CdkStage, type StackProps } from 'aws-cdk-lib'
 import { LambdaIntegration, type IResource, type RestApi } from 'aws-cdk-lib/aws-apigateway'
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam'
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
@@ -14,8 +15,11 @@ import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunction
 import { LogGroup } from 'aws-cdk-lib/aws-logs'
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
+import { configFromEnv } from '../lib/config.js'
 import { routeName, type ContentType } from '../lib/content-types.js'
 import { ASSETS_DIR } from '../lib/admin-ui/assets.js'
+import { openApiFiles } from '../lib/openapi/document.js'
+import { OPENAPI_DIR } from '../lib/openapi/paths.js'
 import { componentsDirOf, DEFAULT_CONTENT_TYPES_DIR, loadContentTypes } from '../lib/schema/load.js'
 import { acceptFindings } from './accepted-findings.js'
 import { createBudget } from './budget.js'
@@ -24,9 +28,10 @@ import { createContentTable } from './content-table.js'
 import { createMediaStorage, grantUploads } from './media.js'
 import { createRateLimitAcl } from './rate-limit.js'
 import { createRestApi } from './rest-api.js'
-import { restEnvironment, type Stage } from './stage-config.js'
+import { restEnvironment, type Stage, type StageSettings } from './stage-config.js'
 import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, WEBHOOK_ACCESS, type TableAccess } from './table-access.js'
 import { createWebhookDelivery } from './webhooks.js'
+import { REGISTRY_FILE } from '../functions/runtime.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -64,6 +69,23 @@ export const BUNDLING = {
   // See SHIMS. esbuild resolves an alias from its working directory, the project root.
   esbuildArgs: Object.fromEntries(Object.entries(SHIMS).map(([name, shim]) => [`--alias:${name}`, `./${shim}`])),
 } as const satisfies BundlingOptions
+
+/**
+ * The SDK modules an entry's other clients cannot do without, left unshimmed in its bundle: S3
+ * computes CRC32 checksums and declares event streams, SQS checks its messages' MD5. Shimmed, their
+ * bundles did not build (esbuild: no matching export), and `cdk synth` failed.
+ */
+export const KEPT_SDK_MODULES: Readonly<Record<string, readonly (keyof typeof SHIMS)[]>> = {
+  'functions/upload.ts': ['@smithy/core/checksum', '@smithy/core/event-streams'],
+  'functions/webhook-stream.ts': ['@smithy/core/checksum'],
+  'functions/webhook-delivery.ts': ['@smithy/core/checksum'],
+}
+
+/** The alias arguments of `entry`'s bundle: every shim but the SDK modules it keeps. */
+export function esbuildArgsOf(entry: string): Record<string, string> {
+  const kept: readonly string[] = KEPT_SDK_MODULES[entry] ?? []
+  return Object.fromEntries(Object.entries(BUNDLING.esbuildArgs).filter(([flag]) => !kept.includes(flag.replace(/^--alias:/, ''))))
+}
 
 /** The same bundling as plain esbuild options, for the tests and the benchmark to build identical bundles. */
 export const ESBUILD_OPTIONS: BuildOptions = {
@@ -110,18 +132,40 @@ export interface ContentApiStackProps extends StackProps {
   readonly customFields?: Readonly<Record<string, string>>
 }
 
-/** Where a content function's bundle holds the schema folder: `content-types/` beside index.mjs, as functions/runtime.ts reads it. */
-const BUNDLED_TYPES_DIR = 'content-types'
-/** And the components folder: `components/`, where the loader looks beside `content-types/`. */
-const BUNDLED_COMPONENTS_DIR = 'components'
-
 /**
- * Folders an entry's bundle holds beside index.mjs besides the schema folder, as [source, target]:
+ * Folders an entry's bundle holds beside index.mjs besides the content-type registry, as [source, target]:
  * the admin web interface's static files, which lib/admin-ui/assets.ts reads from `assets/` beside
  * the module that bundles it.
  */
 export const BUNDLED_FILES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
   'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
+}
+
+/** The entries that serve an OpenAPI document: each bundle holds both, as `openapi/` (lib/openapi/bundled.ts). */
+export const OPENAPI_ENTRIES: readonly string[] = ['functions/locales.ts', 'functions/admin.ts']
+
+/**
+ * Writes the OpenAPI documents of `types` under the REST settings the functions get (their only
+ * input besides the types) into `dir`/openapi, and returns that folder: built once at synth, so that
+ * no bundle holds the builder (lib/openapi/, about 39 KB) and no cold start or first request builds them.
+ */
+export function writeOpenApiDocuments(dir: string, types: readonly ContentType[], rest: StageSettings['rest']): string {
+  const folder = join(dir, OPENAPI_DIR)
+  mkdirSync(folder, { recursive: true })
+  for (const [file, text] of Object.entries(openApiFiles(types, configFromEnv(restEnvironment(rest))))) writeFileSync(join(folder, file), text)
+  return folder
+}
+
+/**
+ * Writes the content types the synth read and checked (schema files, components, custom fields)
+ * as JSON into `dir`/types.json, and returns the file: every bundle holds it, and
+ * functions/runtime.ts reads it at a cold start instead of checking the schema files again.
+ */
+export function writeTypesRegistry(dir: string, types: readonly ContentType[]): string {
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, REGISTRY_FILE)
+  writeFileSync(file, JSON.stringify(types))
+  return file
 }
 
 export class ContentApiStack extends Stack {
@@ -130,6 +174,10 @@ export class ContentApiStack extends Stack {
   /** The content types served, from the schema files: a bad file stops the synth with its one-line SchemaError. */
   readonly types: readonly ContentType[]
   readonly api: RestApi
+  /** Where the synth wrote the OpenAPI documents the locales and admin functions serve (copied into their bundles). */
+  readonly openApiDir: string
+  /** Where the synth wrote the content-type registry every function reads (copied into each bundle as types.json). */
+  readonly typesRegistry: string
 
   constructor(scope: Construct, id: string, props: ContentApiStackProps) {
     super(scope, id, props)
@@ -139,6 +187,10 @@ export class ContentApiStack extends Stack {
     this.types = loadContentTypes(typesDir, { componentsDir, customFields: props.customFields })
     const removalPolicy = settings.protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     const table = createContentTable(this, settings.protect, settings.table)
+    // Files made at synth for the bundles, in the cloud assembly's folder (cdk.out), one folder per stack.
+    const generated = join(CdkStage.of(this)?.outdir ?? ROOT, `generated-${this.node.addr}`)
+    const openApiDir = (this.openApiDir = writeOpenApiDocuments(generated, this.types, settings.rest))
+    const typesRegistry = (this.typesRegistry = writeTypesRegistry(generated, this.types))
 
     // CloudFormation generates both secrets inside Secrets Manager: no value appears in the template.
     // No fixed names: a deleted secret's name stays taken during its recovery window.
@@ -192,9 +244,14 @@ export class ContentApiStack extends Stack {
         // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
         role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
       }
-      // Every function reads the schema files (types, permission names, OpenAPI): each bundle holds a copy.
-      // The admin function also serves the web interface's stylesheet and script, read from files beside it.
-      const bundling: BundlingOptions = { ...BUNDLING, ...own.bundling, commandHooks: copyInto(typesDir, componentsDir, BUNDLED_FILES[entry] ?? []) }
+      // Every function reads the content types from the registry written above: each bundle holds a copy.
+      // The admin function also serves the web interface's stylesheet and script, read from files
+      // beside it; it and the locales function serve the OpenAPI documents written above.
+      const files = [
+        ...(BUNDLED_FILES[entry] ?? []).map(([source, into]) => [`${ROOT}${source}`, into] as const),
+        ...(OPENAPI_ENTRIES.includes(entry) ? [[openApiDir, OPENAPI_DIR] as const] : []),
+      ]
+      const bundling: BundlingOptions = { ...BUNDLING, esbuildArgs: esbuildArgsOf(entry), ...own.bundling, commandHooks: copyInto(typesRegistry, files) }
       const fn = new NodejsFunction(this, id, { ...shared, ...own.settings, entry: path, handler: 'handler', logGroup, role, environment, bundling })
       this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
       return fn
@@ -259,17 +316,16 @@ export class ContentApiStack extends Stack {
 }
 
 /**
- * Bundling hooks that copy the schema folder into each bundle (as content-types/) and the
- * components folder when there is one (as components/), so the function reads the files the synth checked.
+ * Bundling hooks that copy the content-type registry into each bundle (as types.json), so the
+ * function serves the types the synth checked, and `files` (absolute source, folder in the bundle).
  */
-function copyInto(typesDir: string, componentsDir: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
+function copyInto(typesRegistry: string, files: readonly (readonly [string, string])[]): NonNullable<BundlingOptions['commandHooks']> {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
-      `cp -R "${typesDir}" "${outputDir}/${BUNDLED_TYPES_DIR}"`,
-      ...(existsSync(componentsDir) ? [`cp -R "${componentsDir}" "${outputDir}/${BUNDLED_COMPONENTS_DIR}"`] : []),
-      ...files.map(([source, target]) => `cp -R "${ROOT}${source}" "${outputDir}/${target}"`),
+      `cp "${typesRegistry}" "${outputDir}/${REGISTRY_FILE}"`,
+      ...files.map(([source, target]) => `cp -R "${source}" "${outputDir}/${target}"`),
     ],
   }
 }

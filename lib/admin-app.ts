@@ -1,14 +1,15 @@
 // The administration API (locales, API tokens, the public role, and its OpenAPI document at
 // `/admin/openapi.json`) behind the admin token, and the public `GET /api/i18n/locales` and
-// `GET /api/openapi.json` (the public API only).
+// `GET /api/openapi.json` (the public API only). The documents come from an OpenApiSource the
+// caller passes (lib/openapi/paths.ts): built in process, or files beside a Lambda bundle.
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import * as v from 'valibot'
 import { adminTokenMatches, LIST_LOCALES, TOKEN_LIFESPANS, TOKEN_TYPES } from './access.js'
 import { badRequest, notFound, unauthorized } from './errors.js'
-import { allowOnly, createBaseApp, json, readJsonBody } from './http.js'
+import { allowOnly, createBaseApp, json, jsonText, readJsonBody } from './http.js'
 import { cachingHeaders, listTag, noneMatch, noStore, notModified } from './delivery/conditional.js'
 import { isLocaleCode } from './locales.js'
-import { ADMIN_OPENAPI_PATH, buildOpenApiDocument, OPENAPI_PATH } from './openapi/document.js'
+import { ADMIN_OPENAPI_PATH, OPENAPI_PATH, type OpenApiSource } from './openapi/paths.js'
 import { parseItemQuery, parseSearch } from './query/parse.js'
 import type { Services } from './services.js'
 import { NewWebhookSchema, WebhookChangeSchema } from './webhooks/validation.js'
@@ -68,8 +69,11 @@ function adminOnly(adminToken: string | undefined): MiddlewareHandler {
   }
 }
 
-/** The administration app, at `/admin`; `mounted` inside the server app (see createBaseApp). */
-export function createAdminApp(services: Services, mounted = false): Hono {
+/**
+ * The administration app, at `/admin`; `mounted` inside the server app (see createBaseApp). With
+ * `openApi`, it serves `/admin/openapi.json` too (the admin interface's in-process client needs no document).
+ */
+export function createAdminApp(services: Services, mounted = false, openApi?: OpenApiSource): Hono {
   const { locales, access, config } = services
   const app = createBaseApp(config, undefined, mounted)
   app.use('/admin/*', noStore)
@@ -128,12 +132,10 @@ export function createAdminApp(services: Services, mounted = false): Hono {
 
   registerWebhookRoutes(app, services, admin)
 
-  let openApi: object | undefined
-  app.get(ADMIN_OPENAPI_PATH, admin, (c) => {
-    openApi ??= buildOpenApiDocument(services.types, config, 'admin')
-    return json(c, openApi)
-  })
-  allowOnly(app, ADMIN_OPENAPI_PATH, ['GET'])
+  if (openApi !== undefined) {
+    app.get(ADMIN_OPENAPI_PATH, admin, (c) => jsonText(c, openApi('admin')))
+    allowOnly(app, ADMIN_OPENAPI_PATH, ['GET'])
+  }
   return app
 }
 
@@ -169,20 +171,20 @@ function registerWebhookRoutes(app: Hono, services: Services, admin: MiddlewareH
 }
 
 /**
- * `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers; and
- * `GET /api/openapi.json`, the OpenAPI document, public, built on first use. `mounted` inside the
- * server app (see createBaseApp).
+ * `GET /api/i18n/locales`: the registered locales as a bare array, as Strapi answers; and, with
+ * `openApi`, `GET /api/openapi.json`, the public OpenAPI document. `mounted` inside the server app
+ * (see createBaseApp).
  */
-export function createLocalesApp(services: Services, mounted = false): Hono {
+export function createLocalesApp(services: Services, mounted = false, openApi?: OpenApiSource): Hono {
   const app = createBaseApp(services.config, undefined, mounted)
   app.use('/api/i18n/locales', cachingHeaders(services.config.rest))
-  let openApi: object | undefined
-  app.get(OPENAPI_PATH, (c) => {
-    noQuery(c)
-    openApi ??= buildOpenApiDocument(services.types, services.config)
-    return json(c, openApi)
-  })
-  allowOnly(app, OPENAPI_PATH, ['GET'])
+  if (openApi !== undefined) {
+    app.get(OPENAPI_PATH, (c) => {
+      noQuery(c)
+      return jsonText(c, openApi('public'))
+    })
+    allowOnly(app, OPENAPI_PATH, ['GET'])
+  }
   app.get('/api/i18n/locales', async (c) => {
     await services.access.authorize(c.req.header('authorization'), undefined, LIST_LOCALES)
     parseItemQuery(c.req.url)

@@ -8,6 +8,7 @@ import { createContentApp } from './content-app.js'
 import { createBaseApp, json } from './http.js'
 import { createUploadApp } from './media/upload-app.js'
 import type { LogWriter } from './observability/request-log.js'
+import { builtOpenApi } from './openapi/document.js'
 import type { Services } from './services.js'
 
 /** How long one health check's answer is reused: load balancers poll often, DynamoDB reads cost. */
@@ -39,9 +40,11 @@ export function createServerApp(services: Services, log?: LogWriter, extra: read
     return json(c, { status: 'ok' })
   })
   // Mounted: this app runs the per-request middleware (log, CORS, limits) once for every route.
-  app.route('/', createLocalesApp(services, true))
+  // The OpenAPI documents built here, each on first use (a Lambda function reads the stack's files instead).
+  const openApi = builtOpenApi(services.types, services.config)
+  app.route('/', createLocalesApp(services, true, openApi))
   const media = services.media
-  app.route('/', createAdminSite(services, true, media === undefined ? undefined : { uploads: () => createUploadApp(services, media, true), pages: registerMediaLibrary }))
+  app.route('/', createAdminSite(services, openApi, true, media === undefined ? undefined : { uploads: () => createUploadApp(services, media, true), pages: registerMediaLibrary }))
   for (const type of services.types) app.route('/', createContentApp(type, services, true))
   if (services.media !== undefined) app.route('/', createUploadApp(services, services.media, true))
   // A local server's own routes (the stored files at /uploads/, lib/local/uploads.ts).

@@ -2,6 +2,7 @@
 // interface, both under `/admin`.
 import type { Hono } from 'hono'
 import { createAdminApp } from '../admin-app.js'
+import type { OpenApiSource } from '../openapi/paths.js'
 import type { Services } from '../services.js'
 import { createApiClient } from './api-client.js'
 import { createAdminUi } from './app.js'
@@ -16,10 +17,10 @@ export interface MediaLibrary {
 /**
  * The administration API and web interface; `mounted` inside the server app (see createBaseApp).
  * `media`, from a process with a blob store: passed in, so the admin function's bundle holds
- * neither the upload code (nor sharp) nor the library's pages.
+ * neither the upload code (nor sharp) nor the library's pages. `openApi`: where `/admin/openapi.json` comes from.
  */
-export function createAdminSite(services: Services, mounted = false, media?: MediaLibrary): Hono {
-  const app = createAdminApp(services, mounted)
+export function createAdminSite(services: Services, openApi: OpenApiSource, mounted = false, media?: MediaLibrary): Hono {
+  const app = createAdminApp(services, mounted, openApi)
   app.route('/', createAdminUi(services, createApiClient(services, media?.uploads), media?.pages))
   return app
 }

@@ -9,15 +9,8 @@ import { filterSchemas, sharedParameters, typeParameters } from './parameters.js
 import { emptyResponse, errorResponses, jsonResponse, NOT_MODIFIED, READ_HEADERS, responseComponents, type ErrorStatus } from './responses.js'
 import { componentSchemas } from './components.js'
 import { contentTypeSchemas, ref, sharedSchemas, typeName, type Schema } from './schemas.js'
+import { ADMIN_OPENAPI_PATH, AUDIENCES, OPENAPI_PATH, openApiFile, type Audience, type OpenApiSource } from './paths.js'
 import { uploadPaths, uploadSchemas } from './upload.js'
-
-/** Where the public document is served. */
-export const OPENAPI_PATH = '/api/openapi.json'
-/** Where the admin document (public API and administration API) is served, to the admin token only. */
-export const ADMIN_OPENAPI_PATH = '/admin/openapi.json'
-
-/** Who a document is for: anyone (the public API), or the admin token (everything). */
-export type Audience = 'public' | 'admin'
 
 const parameter = (name: string) => ref(name, 'parameters')
 const PAGINATION = ['PaginationPage', 'PaginationPageSize', 'PaginationStart', 'PaginationLimit', 'PaginationWithCount'].map(parameter)
@@ -219,4 +212,23 @@ function withoutUnused(document: Schema): Schema {
     Object.entries(entries).filter(([name]) => kind === 'securitySchemes' ? schemes.has(name) : kind !== 'schemas' || used.has(`#/components/${kind}/${name}`)),
   )]))
   return { ...document, components: kept }
+}
+
+/** The documents built in process, each on first use (the local server and the tests). */
+export function builtOpenApi(types: readonly ContentType[], config: Config): OpenApiSource {
+  const built = new Map<Audience, string>()
+  return (audience) => {
+    let text = built.get(audience)
+    if (text === undefined) {
+      text = JSON.stringify(buildOpenApiDocument(types, config, audience))
+      built.set(audience, text)
+    }
+    return text
+  }
+}
+
+/** Each document's file name and JSON text, as the stack writes them beside a bundle (lib/openapi/bundled.ts reads them). */
+export function openApiFiles(types: readonly ContentType[], config: Config): Record<string, string> {
+  const source = builtOpenApi(types, config)
+  return Object.fromEntries(AUDIENCES.map((audience) => [openApiFile(audience), source(audience)]))
 }

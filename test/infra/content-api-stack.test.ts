@@ -1,12 +1,20 @@
 // The synthesized stack (bundling skipped), asserted against lib/table.ts, the content-type
 // registry and the issue: table, functions, routes, least-privilege policies, secrets, outputs.
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Match } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLED_FILES, BUNDLING, ESBUILD_OPTIONS } from '../../infra/content-api-stack.js'
+import { build } from 'esbuild'
+import { BUNDLED_FILES, BUNDLING, esbuildArgsOf, ESBUILD_OPTIONS, KEPT_SDK_MODULES, OPENAPI_ENTRIES, writeTypesRegistry } from '../../infra/content-api-stack.js'
+import { REGISTRY_FILE } from '../../functions/runtime.js'
+import { loadContentTypes } from '../../lib/schema/load.js'
 import { ASSETS_DIR, EDITOR_SCRIPT, SCRIPT, STYLESHEET } from '../../lib/admin-ui/assets.js'
 import { stageFromContext } from '../../infra/stage-config.js'
 import { configFromEnv } from '../../lib/config.js'
+import { buildOpenApiDocument } from '../../lib/openapi/document.js'
+import { AUDIENCES, openApiFile } from '../../lib/openapi/paths.js'
 import { shippedTypes } from '../support/types.js'
 import { TABLE } from '../../lib/table.js'
 import { actionsOf, cdkJsonContext, ofType, routes, statementsOf, synth, tableArn, tableId } from './synth.js'
@@ -78,6 +86,37 @@ describe('the dev stack', () => {
 
   describe('functions', () => {
     const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts', 'functions/upload.ts']
+
+    it('writes the content types it checked as the registry every bundle reads (types.json): JSON that reads back the same types', () => {
+      expect(basename(synthed.stack.typesRegistry)).toBe(REGISTRY_FILE)
+      expect(JSON.parse(readFileSync(synthed.stack.typesRegistry, 'utf8'))).toStrictEqual(synthed.stack.types)
+      // Every fixture project (components, zones, media, custom fields' base types) round-trips exactly too.
+      const dir = mkdtempSync(join(tmpdir(), 'registry-'))
+      try {
+        for (const project of ['blog-template', 'launchpad', 'components-project', 'strapi-project']) {
+          const types = loadContentTypes(fileURLToPath(new URL(`../fixtures/${project}/src/api`, import.meta.url)))
+          expect(JSON.parse(readFileSync(writeTypesRegistry(join(dir, project), types), 'utf8')), project).toStrictEqual(types)
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it("writes the OpenAPI documents of its types under the REST settings the locales and admin functions run with, for their bundles", () => {
+      expect(OPENAPI_ENTRIES).toEqual(['functions/locales.ts', 'functions/admin.ts'])
+      const written = (stack: typeof synthed, audience: (typeof AUDIENCES)[number]) => JSON.parse(readFileSync(join(stack.stack.openApiDir, openApiFile(audience)), 'utf8'))
+      // Other REST settings (page sizes, get-one shape) change the documents: written with the stage's own.
+      const otherSettings = synth('dev', { 'api.rest.maxLimit': '200', 'api.rest.findOneShape': 'object' })
+      for (const stack of [synthed, otherSettings]) {
+        expect(readdirSync(stack.stack.openApiDir).sort()).toEqual(['admin.json', 'public.json'])
+        for (const entry of OPENAPI_ENTRIES) {
+          const variables: Record<string, unknown> = stack.resources[stack.logicalId(entry)]!.Properties.Environment.Variables
+          const config = configFromEnv(Object.fromEntries(Object.entries(variables).filter(([, value]) => typeof value === 'string')) as Record<string, string>)
+          for (const audience of AUDIENCES) expect(written(stack, audience)).toEqual(buildOpenApiDocument(stack.stack.types, config, audience))
+        }
+      }
+      expect(written(otherSettings, 'public')).not.toEqual(written(synthed, 'public'))
+    })
 
     it('has one function per content type plus the locales, admin and upload functions, and the two webhook functions', () => {
       const all = [...entries, 'functions/webhook-stream.ts', 'functions/webhook-delivery.ts']
@@ -341,6 +380,23 @@ describe('bundling', () => {
       ['mnemonist/lru-cache', 'functions/lru-cache.ts'],
       ['@smithy/core/checksum', 'functions/sha256.ts'],
     ])
+  })
+
+  it.each(Object.entries(KEPT_SDK_MODULES))('bundles %s with the arguments the stack gives it: the SDK modules its clients need kept (the build `cdk synth` runs)', async (entry, kept) => {
+    expect(Object.keys(esbuildArgsOf(entry))).toEqual(Object.keys(BUNDLING.esbuildArgs).filter((flag) => !kept.includes(flag.replace(/^--alias:/, '') as never)))
+    const root = fileURLToPath(new URL('../../', import.meta.url))
+    const alias = Object.fromEntries(Object.entries(esbuildArgsOf(entry)).map(([flag, shim]) => [flag.replace(/^--alias:/, ''), join(root, shim)]))
+    const dir = mkdtempSync(join(tmpdir(), 'entry-bundle-'))
+    try {
+      const result = await build({ ...ESBUILD_OPTIONS, alias, external: ['sharp'], entryPoints: [join(root, entry)], outfile: join(dir, 'index.mjs'), logLevel: 'silent' })
+      expect(result.errors).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('gives the API functions every shim', () => {
+    for (const entry of ['functions/content.ts', 'functions/locales.ts', 'functions/admin.ts']) expect(esbuildArgsOf(entry)).toEqual(BUNDLING.esbuildArgs)
   })
 
   it("copies the admin interface's stylesheet and scripts beside the admin bundle, where lib/admin-ui/assets.ts reads them", () => {
