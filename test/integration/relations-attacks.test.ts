@@ -74,5 +74,5 @@ describe('a page of 40 documents each with 30 links (1,200 targets, past maxDocu
     expect(body.data.every((article: any) => article.tags.length === 20 && article.tags[0].documentId === tags[0])).toBe(true)
     expect(tagReads).toEqual([30])
     expect(calls.filter((name) => name === 'ScanCommand')).toEqual([])
-  }, 300_000)
+  }, 600_000)
 })

@@ -79,5 +79,5 @@ describe('an import killed with SIGKILL, then run again', () => {
     const counts = JSON.parse(again.stdout).counts as Record<string, { written: number; unchanged: number }>
     expect(counts['api::article.article']).toEqual({ written: 0, unchanged: ARTICLES * 4 })
     expect(Object.values(counts).every((count) => count.written === 0)).toBe(true)
-  }, 240_000)
+  }, 600_000)
 })
