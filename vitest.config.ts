@@ -7,7 +7,9 @@ export default defineConfig({
     // Hang guards, not time limits: a test on a 2-core CI machine, beside the other worker's heavy
     // files, has run 3-8x slower than alone (full runs of 2026-11-27); what is slow is measured by
     // the bench, never by a timeout.
-    testTimeout: 120_000,
+    // `npm run test:soak` (TEST_ROUNDS=full) runs three times the rounds: three times the guard
+    // (hangGuard in test/support/rounds.ts does the same for the tests that set their own).
+    testTimeout: process.env.TEST_ROUNDS === 'full' ? 360_000 : 120_000,
     hookTimeout: 180_000,
     // Each worker has a DynamoDB Local of its own (test/support/global-setup.ts); each file works in a table of its own.
     fileParallelism: true,

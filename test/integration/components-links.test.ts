@@ -15,7 +15,7 @@ import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, expectLinksIndexed, holdWrites, json, requestsTo, scanTable, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 import { png, sendForm, uploadForm } from '../support/media.js'
 
 const FIXTURE = new URL('../fixtures/components-project/src/api/', import.meta.url).pathname
@@ -322,7 +322,7 @@ describe('a race of writes to one document\'s components against the delete of a
       const unlinked = (await ok(await ctx.request('GET', `/api/pages?filters[seo][canonical][$null]=true&filters[title][$eq]=Race ${round}`, { token: key }))) as Doc[]
       expect({ label, unlinked: unlinked.map((one) => one.documentId) }).toEqual({ label, unlinked: [created.documentId] })
     }
-  }, 120_000)
+  }, hangGuard(120_000))
 })
 
 // Behaviours Strapi's own tests check (tests/api/core/strapi/components/*, basic-compo*, basic-dz*)

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
 import { loadContentTypes } from '../../lib/schema/load.js'
 import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 type Doc = Record<string, any>
 
@@ -117,7 +117,7 @@ describe('contention on one document', () => {
     // Printed, not asserted: latency is the benchmark's to judge (npm run bench:writes measures
     // parallel writes against Strapi's in one run); a bar here only measured how loaded the machine was.
     await expectStorageInvariants(ctx)
-  }, 180_000) // rounds of 40 writers held at a 2 s barrier: 30 s is too little on a loaded machine (its latency bar is relative)
+  }, hangGuard(180_000)) // rounds of 40 writers held at a 2 s barrier: 30 s is too little on a loaded machine (its latency bar is relative)
 
   it('settles each change of a batch on its own: stale If-Match writes get 412, the others 200, in one process', async () => {
     const created = await ctx.request('POST', '/api/articles?locale=en', { token: key, body: { data: { title: 'base', views: 1 } } })
@@ -173,7 +173,7 @@ describe('contention on one document', () => {
     }
     // Each of the 24 writes moved the version once.
     expect(revOf((await ctx.request('GET', `/api/articles/${documentId}?locale=en`)).headers.get('etag'))).toBe(1 + 24)
-  }, 60_000)
+  }, hangGuard(60_000))
 })
 
 describe('parallel creates of one unique value in one process', () => {

@@ -11,7 +11,7 @@ import {
   STATUSES, dataOf, draftClient, expectListsMatchBruteForce, isolatedPeer, listAll, versionsOf,
   type Doc, type DraftClient, type Requester, type Status,
 } from '../support/drafts.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 const ROUNDS = rounds(6)
 /** Documents raced at once in one round, each behind a barrier of its own. */
@@ -108,7 +108,7 @@ describe('draft & publish races', () => {
       await expectConsistent(a, { round })
     }
     await expectStorageInvariants(a.ctx)
-  }, 60_000)
+  }, hangGuard(60_000))
 
   it('publish of two locales at once with a non-localized draft change in between: published locales agree, the change is published exactly when a publication saw it', async () => {
     const a = await arena()
@@ -148,7 +148,7 @@ describe('draft & publish races', () => {
       await expectConsistent(a, { round })
     }
     await expectStorageInvariants(a.ctx)
-  }, 60_000)
+  }, hangGuard(60_000))
 
   it('unpublish vs a published list read at the page boundary: the page is one of the two states, never a draft, never a hole', async () => {
     const a = await arena(true)
@@ -203,7 +203,7 @@ describe('draft & publish races', () => {
       expect((await a.api.action(boundary.documentId, 'publish')).status).toBe(200)
     }
     await expectStorageInvariants(a.ctx)
-  }, 60_000)
+  }, hangGuard(60_000))
 
   it('DELETE locale=* vs publish: nothing of the document is left, in either status, whatever commits first', async () => {
     const a = await arena()
@@ -238,7 +238,7 @@ describe('draft & publish races', () => {
       await expectConsistent(a, { round })
     }
     await expectStorageInvariants(a.ctx)
-  }, 60_000)
+  }, hangGuard(60_000))
 
   it('discard-draft vs publish: the draft and the published version end equal, as the answers said', async () => {
     const a = await arena()
@@ -273,5 +273,5 @@ describe('draft & publish races', () => {
       await expectConsistent(a, { round })
     }
     await expectStorageInvariants(a.ctx)
-  }, 60_000)
+  }, hangGuard(60_000))
 })

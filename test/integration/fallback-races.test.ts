@@ -3,7 +3,7 @@
 import { parseList, versionList } from '../../lib/table.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPeer, createTestContext, expectStorageInvariants, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 const CHAINS: Record<string, string[]> = { fr: ['fr', 'en'], 'fr-CA': ['fr-CA', 'fr', 'en'] }
 const LOCALES = ['en', 'fr', 'fr-CA']
@@ -67,5 +67,5 @@ describe('fallback races', () => {
     const order = (list: Record<string, unknown>[]) => [...list].sort((a, b) => `${a.documentId}${a.locale}`.localeCompare(`${b.documentId}${b.locale}`))
     expect(order(actual)).toEqual(order(expected))
     await expectStorageInvariants(ctx) // the `~<L>` count items equal the served copies
-  }, 600_000) // 10 rounds (30 in test:soak) of 18 writes to both statuses' versions and copies: about 25 s at 30 on a quiet 2-core machine, past 240 s in a full run on a loaded one
+  }, hangGuard(600_000)) // 10 rounds (30 in test:soak) of 18 writes to both statuses' versions and copies: about 25 s at 30 on a quiet 2-core machine, past 240 s in a full run on a loaded one
 })

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { articleData, body } from '../support/factories.js'
 import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
 import { META } from '../../lib/table.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 interface Doc {
   id: number; documentId: string; locale: string; title: string | null; slug: string | null
@@ -277,7 +277,7 @@ describe('filters on GET /api/articles', () => {
       expect(answer.data.map((doc: Doc) => doc.id)).toEqual(all.slice(query.offset, query.offset + query.limit).map((doc) => doc.id))
       expect(answer.meta.pagination.total).toBe(all.length)
     }), { numRuns: rounds(500) })
-  }, 120_000)
+  }, hangGuard(120_000))
 
   describe.each(([
     ['filters[nope]=1', 'Invalid key nope', 'filters.nope'],

@@ -7,7 +7,7 @@ import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 import { articleData, body } from '../support/factories.js'
 import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 const N = 320
 /** Few distinct views, so sorted lists have long runs of ties; titles in mixed case and accents. */
@@ -50,7 +50,7 @@ describe('list marks', () => {
       if ((args.input as { IndexName?: string }).IndexName !== undefined) read += output.Items?.length ?? 0
       return result
     }, { step: 'initialize', name: 'entries-read' })
-  }, 120_000)
+  }, hangGuard(120_000))
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
@@ -150,7 +150,7 @@ describe('list marks', () => {
         expect(marked, `round ${round}, after ${write}: ${search}`).toEqual(expected)
       }
     }
-  }, 120_000)
+  }, hangGuard(120_000))
 
   it('keeps no mark from a page read while a write was committing', async () => {
     // A near page whose count item comes with its documents, after its index read: a create that

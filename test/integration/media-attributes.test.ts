@@ -7,7 +7,7 @@ import { readSchema } from '../../lib/schema/model.js'
 import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, holdWrites, json, requestsTo, type TestContext } from '../support/context.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 import { png, sendForm, uploadForm } from '../support/media.js'
 import { startTestS3, type TestS3 } from '../support/s3.js'
 import { shippedTypes } from '../support/types.js'
@@ -195,5 +195,5 @@ describe('a race of a file\'s delete against a write that links it', () => {
       const through = (await json(await ctx.request('GET', `/api/posts?filters[gallery][documentId][$eq]=${file.documentId}`, { token: key }))).data
       expect({ label, through }).toEqual({ label, through: [] })
     }
-  }, 90_000)
+  }, hangGuard(90_000))
 })

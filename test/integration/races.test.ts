@@ -6,7 +6,7 @@
 // same table, as concurrent requests reach different instances.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createPeer, createTestContext, holdWrites, expectStorageInvariants, json, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 type Doc = Record<string, any>
 
@@ -380,7 +380,7 @@ describe('races', () => {
         }
       }
       await expectStorageInvariants(ctx)
-    }, 90_000) // rounds of fifty writes through six processes: slow when the machine is shared
+    }, hangGuard(90_000)) // rounds of fifty writes through six processes: slow when the machine is shared
 
     it('never answers 409 to non-localized PUTs through five locales at once; versions agree', async () => {
       const locales = ['en', 'fr', 'de', 'es', 'it']
@@ -403,7 +403,7 @@ describe('races', () => {
         }
       }
       await expectStorageInvariants(ctx)
-    }, 90_000) // rounds of fifty writes through six processes: slow when the machine is shared
+    }, hangGuard(90_000)) // rounds of fifty writes through six processes: slow when the machine is shared
 
     async function postsRacingLocaleDeletion(poster: (path: string, data: Doc) => Promise<Response>) {
       for (let round = 0; round < ROUNDS; round++) {

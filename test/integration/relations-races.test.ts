@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createPeer, expectLinksIndexed, holdWrites, json, scanTable, type TestContext } from '../support/context.js'
 import { dataOf, type Doc, type Requester } from '../support/drafts.js'
 import { getOne, idsOf, messagesOf, notFoundIn, shop, type Shop } from '../support/relations.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 const ROUNDS = rounds(5)
 const HOLD_MS = 3000
@@ -71,7 +71,7 @@ describe('relation races', () => {
       }
       expect(idsOf((await getOne(a.tags, keep.documentId, { populate: 'articles' })).articles)).toEqual([x.documentId])
     }
-  }, 90_000)
+  }, hangGuard(90_000))
 
   it('two authors claiming one article through author.articles: it ends with exactly one, both sides agreeing', async () => {
     const a = await arena()
@@ -106,7 +106,7 @@ describe('relation races', () => {
       expect({ label, filtered: await filtered(a, `filters[author][documentId][$eq]=${owner}&filters[title][$eq]=claimed ${round}`) })
         .toEqual({ label, filtered: [x.documentId] })
     }
-  }, 90_000)
+  }, hangGuard(90_000))
 
   it('set against connect on one to-many: the result is one of the serial orders, both sides agreeing', async () => {
     const a = await arena()
@@ -140,7 +140,7 @@ describe('relation races', () => {
       }
       expect((await getOne(a.articles, x.documentId, { 'populate[tags][count]': 'true' })).tags).toEqual({ count: published.length })
     }
-  }, 90_000)
+  }, hangGuard(90_000))
 
   it('deep populate on a cycle, to the depth limit, while articles move between authors: always whole answers', async () => {
     const a = await arena()
@@ -209,7 +209,7 @@ describe('relation races', () => {
       const bobArticles = idsOf((await getOne(a.authors, bob.documentId, { populate: 'articles' })).articles).sort()
       expect({ label, bob: bobArticles }).toEqual({ label, bob: xs.map((x) => x.documentId).filter((id) => owners.get(id) === bob.documentId).sort() })
     }
-  }, 120_000)
+  }, hangGuard(120_000))
 })
 
 // A delete racing a write that names the deleted document as its own target must leave no trace either.
@@ -232,5 +232,5 @@ describe('relation races, the document deleted being the source', () => {
       const authors = await dataOf(await a.authors.list(`filters[articles][documentId][$eq]=${x.documentId}`))
       expect({ label, authors }).toEqual({ label, authors: [] })
     }
-  }, 90_000)
+  }, hangGuard(90_000))
 })

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestContext } from '../support/context.js'
 import { startLocal } from '../support/local-process.js'
 import { startReceiver } from '../support/receiver.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 import { createWebhookContext, type WebhookContext } from '../support/webhooks.js'
 
 let ctx: WebhookContext
@@ -30,7 +30,7 @@ const create = async (name: string) => {
   return ((await response.json()) as { data: { documentId: string } }).data.documentId
 }
 
-describe('webhook delivery', { timeout: 600_000 }, () => {
+describe('webhook delivery', { timeout: hangGuard(600_000) }, () => {
   it('retries a receiver that is down, then delivers every change of a document in commit order, each with one webhook-id throughout', async () => {
     const receiver = await startReceiver()
     try {
@@ -68,7 +68,7 @@ describe('webhook delivery', { timeout: 600_000 }, () => {
       await Promise.all(Array.from({ length: 10 }, async (_, writer) => {
         for (let i = writer; i < total; i += 10) created.push(await create(`w${writer}-${i}`))
       }))
-      const received = await receiver.waitFor(total, 480_000)
+      const received = await receiver.waitFor(total, hangGuard(480_000))
       await new Promise((resolve) => setTimeout(resolve, 500))
       expect(received).toHaveLength(total)
       expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(total)
@@ -151,5 +151,5 @@ describe('a crash right after a commit', () => {
       await first.kill().catch(() => undefined)
       await receiver.close()
     }
-  }, 120_000)
+  }, hangGuard(120_000))
 })

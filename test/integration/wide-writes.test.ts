@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ATTR, HEAD } from '../../lib/table.js'
 import { createPeer, createTestContext, documentItems, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
-import { rounds } from '../support/rounds.js'
+import { hangGuard, rounds } from '../support/rounds.js'
 
 /** 100 locales: en, 79 of their own, and 20 that fall back to en (each a served copy of both statuses). */
 const OWN = Array.from({ length: 79 }, (_, i) => `x${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`)
@@ -30,7 +30,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     key = await ctx.token()
     for (let i = 0; i < OWN.length; i += 20) await ctx.addLocales(...OWN.slice(i, i + 20))
     for (const code of FALLING) expect((await ctx.admin('POST', '/admin/i18n/locales', { code, fallback: 'en' })).status).toBe(201)
-  }, 120_000)
+  }, hangGuard(120_000))
 
   afterEach(() => {
     ctx.db.middlewareStack.remove('barrier')
@@ -137,7 +137,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     }
     expect(await seen(documentId)).toEqual(new Set(['42/wide']))
     await expectSettled(documentId)
-  }, 420_000)
+  }, hangGuard(420_000))
 
   it('shows readers none of the change before it commits and all of it after, while it is applied', async () => {
     const documentId = await document(5)
@@ -157,7 +157,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     expect((await writing).status).toBe(200)
     expect(await seen(documentId)).toEqual(new Set(['6/c0']))
     await expectSettled(documentId)
-  }, 120_000)
+  }, hangGuard(120_000))
 
   it('either all of it or none of it, whatever write of it fails, and the next write converges', async () => {
     // Write k of the PUT fails (a process dying there): among the marks, at the commit, in the application.
@@ -184,7 +184,7 @@ describe('a document in 100 locales, past 1 MB', () => {
       expect({ k, after }).toEqual({ k, after: [`${response.status === 200 || values.has('11/c0') ? 11 : 10}/after ${k}`] })
       await expectSettled(documentId)
     }
-  }, 300_000)
+  }, hangGuard(300_000))
 
   it('lets two processes write one wide document at once, with narrow writes between: every write 200, one value everywhere', async () => {
     const other = createPeer(ctx)
@@ -205,7 +205,7 @@ describe('a document in 100 locales, past 1 MB', () => {
       expect((await versions(documentId)).find((doc) => doc.locale === SOME[3])?.title).toBe(`narrow ${round}`)
       await expectSettled(documentId)
     }
-  }, 420_000)
+  }, hangGuard(420_000))
 
   it('publishes and discards with the shared values of 30 locales', async () => {
     const documentId = await document(20)
@@ -222,7 +222,7 @@ describe('a document in 100 locales, past 1 MB', () => {
     expect((await ctx.request('POST', `/api/articles/${documentId}/actions/discard-draft?locale=en`, { token: key })).status).toBe(200)
     expect(new Set((await versions(documentId, 'draft')).map((doc) => doc.views))).toEqual(new Set([21]))
     await expectSettled(documentId)
-  }, 420_000)
+  }, hangGuard(420_000))
 
   it('DELETE locale=* removes every version and copy at once', async () => {
     const documentId = await document(30)
@@ -237,5 +237,5 @@ describe('a document in 100 locales, past 1 MB', () => {
     expect((await ctx.request('GET', `/api/articles/${documentId}?locale=en`, { token: key })).status).toBe(404)
     expect(await Promise.all(['en', SOME[9] as string, FALLING[9] as string].map(total))).toEqual(totals.map((n) => n - 1))
     await expectSettled(documentId)
-  }, 120_000)
+  }, hangGuard(120_000))
 })

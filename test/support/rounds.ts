@@ -9,3 +9,9 @@
 export function rounds(full: number): number {
   return process.env.TEST_ROUNDS === 'full' ? full : Math.max(2, Math.ceil(full / 3))
 }
+
+/** A test's time limit (a hang guard, never a performance bar) for the rounds it runs: three times
+ * `ms` at the full count, which is three times the rounds `npm test` runs. */
+export function hangGuard(ms: number): number {
+  return process.env.TEST_ROUNDS === 'full' ? ms * 3 : ms
+}
