@@ -39,7 +39,7 @@ function typesFolder(extra: Record<string, unknown>): string {
 
 /** `npm start`'s entry point with `env` added, until it prints its address; then `stop()` ends it. */
 async function startServer(env: Record<string, string>): Promise<{ base: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no address printed: ${output}`)), 30_000)

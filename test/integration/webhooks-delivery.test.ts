@@ -139,6 +139,8 @@ describe('a crash right after a commit', () => {
       expect(written.status).toBe(200)
       const { documentId } = ((await written.json()) as { data: { documentId: string } }).data
       await first.kill()
+      // Gone, not orphaned: nothing answers on its port any more.
+      await expect(fetch(`${first.url}/api/i18n/locales`)).rejects.toThrow()
       receiver.respond = () => 200
       const second = await startLocal(env)
       try {

@@ -12,7 +12,10 @@ export interface LocalProcess {
   kill(): Promise<void>
 }
 
-const ENTRY = ['node_modules/tsx/dist/cli.mjs', 'functions/local.ts']
+// One process, with tsx's loader in it: tsx's CLI would run the server as a child of its own, and a
+// SIGKILL (kill() below) reaches only the CLI, leaving that child serving, and polling the table's
+// stream, for the rest of the test run (it slowed every later file of its worker several times over).
+const ENTRY = ['--import', 'tsx', 'functions/local.ts']
 
 /** The environment of a child: this one, minus what would point it elsewhere, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
