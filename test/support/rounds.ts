@@ -1,7 +1,7 @@
 // How many rounds a race test repeats its barrier-held interleaving, or a property test draws
 // cases. The barriers make each race certain in every round; further rounds vary what a barrier
 // does not hold (which transaction DynamoDB Local takes first, retries, timing) and draw more
-// cases. `npm test` runs a third of each full count, at least 2, to keep it near 7 minutes on a
+// cases. `npm test` runs a third of each full count, at least 2, to keep it short on a
 // 2-core machine; `npm run test:soak` (TEST_ROUNDS=full), which CI runs after `npm test`, runs
 // the files that use this at their full counts.
 
