@@ -242,9 +242,11 @@ describe('a type from a Strapi schema file', () => {
     const search = async (query: string) => (await json(await ctx.request('GET', `/api/products?${query}&pagination[pageSize]=100`))).data as Record<string, unknown>[]
     beforeAll(async () => {
       for (const [name, extra] of [
-        ['Searchable Lamp', { summary: 'Warm LIGHT for desks', stock: 42 }],
+        // Stocks far above any id this file reaches: a number in _q matches `id` too, so a stock of 42
+        // once matched the file's 42nd document as well.
+        ['Searchable Lamp', { summary: 'Warm LIGHT for desks', stock: 9042 }],
         ['Searchable Chair', { description: 'An *oak* chair', notes: 'light secret notes', stock: 7 }],
-        ['Searchable Table', { contact: 'light@example.com', stock: 43 }],
+        ['Searchable Table', { contact: 'light@example.com', stock: 9043 }],
       ] as const) {
         expect((await create({ name, ...extra })).status).toBe(200)
       }
@@ -256,7 +258,7 @@ describe('a type from a Strapi schema file', () => {
     })
 
     it('matches numeric attributes equal to a numeric text, and combines with filters, sort and pagination', async () => {
-      expect((await search('_q=42')).map((doc) => doc.name)).toEqual(['Searchable Lamp'])
+      expect((await search('_q=9042')).map((doc) => doc.name)).toEqual(['Searchable Lamp'])
       expect((await search('_q=searchable&filters[stock][$gt]=10&sort=stock:desc')).map((doc) => doc.name)).toEqual(['Searchable Table', 'Searchable Lamp'])
       const page = await json(await ctx.request('GET', '/api/products?_q=searchable&sort=name&pagination[page]=2&pagination[pageSize]=1'))
       expect(page.data.map((doc: { name: string }) => doc.name)).toEqual(['Searchable Lamp'])
