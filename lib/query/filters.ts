@@ -204,6 +204,13 @@ function parseGroup(raw: unknown, path: readonly string[], depth: number, contex
   }))
 }
 
+/** `[$null]=<flag>` or `[$notNull]=<flag>` on a relation or a component, counted as a condition: true when it asks for none. */
+function asksForNone(key: '$null' | '$notNull', value: unknown, path: readonly string[], context: Context): boolean {
+  if (++context.conditions.count > MAX_CONDITIONS) throw fail(`Too many filter conditions: at most ${MAX_CONDITIONS} per request`, key, [...path, key])
+  const flag = typeof value !== 'string' || !FALSE_FLAGS.has(value.trim().toLowerCase())
+  return key === '$null' ? flag : !flag
+}
+
 /** `filters[<relation>]`: `$null`/`$notNull`, and conditions on the target's fields and relations. */
 function parseRelation(field: string, raw: unknown, path: readonly string[], context: Context): Filter {
   if (!isRecord(raw) || Object.keys(raw).length === 0) {
@@ -215,17 +222,14 @@ function parseRelation(field: string, raw: unknown, path: readonly string[], con
   const parts: Filter[] = []
   const rest: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(raw)) {
-    if (key === '$null' || key === '$notNull') {
-      if (++context.conditions.count > MAX_CONDITIONS) throw fail(`Too many filter conditions: at most ${MAX_CONDITIONS} per request`, key, [...path, key])
-      const flag = typeof value !== 'string' || !FALSE_FLAGS.has(value.trim().toLowerCase())
-      parts.push({ kind: 'relation', field, filter: undefined, empty: key === '$null' ? flag : !flag })
-    } else rest[key] = value
+    if (key === '$null' || key === '$notNull') parts.push({ kind: 'relation', field, filter: undefined, empty: asksForNone(key, value, path, context) })
+    else rest[key] = value
   }
   if (Object.keys(rest).length > 0) parts.push({ kind: 'relation', field, filter: parseGroup(rest, path, 0, inner) })
   return combine(parts)
 }
 
-/** `filters[<component>]`: conditions on one entry's fields (nested components too); 400 into a dynamic zone, as Strapi. */
+/** `filters[<component>]`: `$null`/`$notNull`, and conditions on one entry's fields (nested components too); 400 into a dynamic zone, as Strapi. */
 function parseComponent(field: string, raw: unknown, path: readonly string[], depth: number, context: Context): Filter {
   const declared = context.type.components[field]
   if (declared === undefined || declared.kind === 'dynamiczone') throw fail(`Invalid key ${field}`, field, path)
@@ -233,7 +237,17 @@ function parseComponent(field: string, raw: unknown, path: readonly string[], de
   const type = typeBelowField(declared)
   // Relations inside it too, as top-level ones (content-model.md §16): their links are on the entry.
   const inner: Context = { ...context, ...contextOf(type, context.typeOf), conditions: context.conditions }
-  return { kind: 'component', field, filter: parseGroup(raw, path, depth, inner) }
+  const parts: Filter[] = []
+  const rest: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === '$null' || key === '$notNull') {
+      // The component itself, as Strapi's join on it: null (a repeatable one: no entry) or not.
+      const some: Filter = { kind: 'component', field, filter: { kind: 'and', filters: [] } }
+      parts.push(asksForNone(key, value, path, context) ? { kind: 'not', filter: some } : some)
+    } else rest[key] = value
+  }
+  if (Object.keys(rest).length > 0) parts.push({ kind: 'component', field, filter: parseGroup(rest, path, depth, inner) })
+  return combine(parts)
 }
 
 function contextOf(type: ContentType, typeOf: TypeOf | undefined): Pick<Context, 'type' | 'fields' | 'relations' | 'typeOf'> {

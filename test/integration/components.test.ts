@@ -243,6 +243,13 @@ describe('components and dynamic zones', () => {
       ['filters[links][variant][$eq]=outline', ['A']],
       ['filters[$or][0][seo][priority][$eq]=1&filters[$or][1][title][$eq]=C', ['A', 'C']],
       ['filters[$not][seo][metaTitle][$eq]=Zeta', ['B', 'C']],
+      // The component itself, as Strapi's join on it: null, or a repeatable one without entries.
+      ['filters[seo][$null]=true', ['C']],
+      ['filters[seo][$notNull]=true', ['A', 'B']],
+      ['filters[seo][$null]=false&filters[seo][priority][$eq]=5', ['B']],
+      ['filters[links][$null]=1', ['C']],
+      // A condition inside holds on an entry only: C, without seo, has no metaDescription to be null.
+      ['filters[seo][metaDescription][$null]=true', ['A', 'B']],
     ])('keeps the versions %s matches', async (query, expected) => {
       expect(await titles(query)).toEqual(expected)
       // The same filter answers a get one.
@@ -252,6 +259,7 @@ describe('components and dynamic zones', () => {
 
     it.each([
       ['a dynamic zone', 'filters[blocks][heading][$eq]=x', 'Invalid key blocks'],
+      ['a dynamic zone itself', 'filters[blocks][$null]=true', 'Invalid key blocks'],
       ['a private attribute inside a component', 'filters[seo][token][$eq]=x', 'Invalid key token'],
       ['an unknown attribute inside a component', 'filters[seo][nope][$eq]=x', 'Invalid key nope'],
       ['a component compared to a value', 'filters[seo]=x', 'Invalid value for seo: seo is a component; filter on its fields, e.g. filters[seo][<field>][$eq]=<value>'],
