@@ -3,9 +3,12 @@
 // heads, then each document read whole, many at once): each version is one Strapi row (its id,
 // documentId, locale, status and timestamps kept; components inline, as Strapi's rows hold them),
 // each link of an owning relation one `relation.basic` line to the target's row of the same locale
-// and status, each media link a `relation.morph` line from the file. The locales and the default
+// and status, each media link a `relation.morph` line from the file. Relations and media inside
+// components are links of the component entries' own rows, as Strapi's are (left: the component's
+// uid and the entry's id), so entry ids are made unique per component in the archive. The locales and the default
 // locale come first, the files' bytes go under `assets/` with Strapi's sidecar metadata.
-import { FILE_TYPE, FILE_UID, typeByUid, type ContentType } from '../content-types.js'
+import { FILE_TYPE, FILE_UID, typeByUid, type ComponentField, type ContentType, type Relation } from '../content-types.js'
+import { entriesOf, schemaOf } from '../components/entries.js'
 import type { Services } from '../services.js'
 import type { Version } from '../storage/items.js'
 import { versionList } from '../table.js'
@@ -38,8 +41,28 @@ interface Run {
   readonly writer: ArchiveWriter
   readonly defaultLocale: string
   readonly counts: Record<string, number>
+  /** Component entry ids written so far, per component uid (Strapi's are unique per component table). */
+  readonly entryIds: Map<string, { readonly used: Set<number>; largest: number }>
   links: number
   assets: number
+}
+
+/** A row that owns links: a version, or a component entry inside it (a row of its component's table in Strapi). */
+interface Owner {
+  readonly uid: string
+  readonly ref: number
+  readonly relations: Readonly<Record<string, Relation>>
+  readonly values: Readonly<Record<string, unknown>>
+  /** The version it is part of: its links go to the targets' rows of its locale and status. */
+  readonly version: Version
+}
+
+/** One version as the archive holds it: its row's data, and the owners of its links. */
+interface Row {
+  readonly type: ContentType
+  readonly version: Version
+  readonly data: Record<string, unknown>
+  readonly owners: readonly Owner[]
 }
 
 /** Writes the table of `services` as an archive at `path` (`.tar` plain, else gzip). */
@@ -47,7 +70,7 @@ export async function exportArchive(services: Services, path: string, options: E
   const writer = new ArchiveWriter(path)
   try {
     const locales = await services.locales.list(true)
-    const run: Run = { services, writer, defaultLocale: await services.locales.defaultCode(), counts: {}, links: 0, assets: 0 }
+    const run: Run = { services, writer, defaultLocale: await services.locales.defaultCode(), counts: {}, entryIds: new Map(), links: 0, assets: 0 }
     await writer.file('metadata.json', JSON.stringify({ createdAt: new Date().toISOString(), strapi: { version: STRAPI_VERSION } }, null, 2))
     for (const schema of archiveSchemas(options.typesDir)) await writer.line('schemas', schema)
     for (const [index, locale] of locales.entries()) {
@@ -84,29 +107,59 @@ async function exportPage(run: Run, page: readonly { documentId: string; uid: st
     const states = await Promise.all(slice.map(({ type, documentId }) => run.services.documents.getDocument(type, documentId)))
     states.forEach((state, index) => documents.push({ type: (slice[index] as { type: ContentType }).type, versions: state.versions }))
   }
-  const targets = await targetIds(run, documents)
-  let rows = 0
-  for (const { type, versions } of documents) {
-    for (const version of versions) {
-      await run.writer.line('entities', { type: type.uid, id: version.id, data: rowData(type, version) })
-      if (type.uid === FILE_UID) run.assets += await writeAsset(run.services, run.writer, version)
-      await writeLinks(run, type, version, targets)
-      run.counts[type.uid] = (run.counts[type.uid] ?? 0) + 1
-      rows += 1
-    }
+  const rows = documents.flatMap(({ type, versions }) => versions.map((version) => rowOf(run, type, version)))
+  const targets = await targetIds(run, rows.flatMap((row) => row.owners))
+  for (const { type, version, data, owners } of rows) {
+    await run.writer.line('entities', { type: type.uid, id: version.id, data })
+    if (type.uid === FILE_UID) run.assets += await writeAsset(run.services, run.writer, version)
+    for (const owner of owners) await writeLinks(run, owner, targets)
+    run.counts[type.uid] = (run.counts[type.uid] ?? 0) + 1
   }
-  return rows
+  return rows.length
 }
 
 /** A version as Strapi's row: its values but relations and media (those are links), its system fields. */
-function rowData(type: ContentType, version: Version): Record<string, unknown> {
+function rowOf(run: Run, type: ContentType, version: Version): Row {
   const data: Record<string, unknown> = { documentId: version.documentId }
-  for (const name of [...Object.keys(type.attributes), ...Object.keys(type.components)]) data[name] = version.attributes[name] ?? null
+  const owners: Owner[] = [{ uid: type.uid, ref: version.id, relations: type.relations, values: version.attributes, version }]
+  for (const name of Object.keys(type.attributes)) data[name] = version.attributes[name] ?? null
+  for (const [name, field] of Object.entries(type.components)) data[name] = componentRows(run, field, version.attributes[name], version, owners)
   if (type.uid === FILE_UID) data.folderPath = '/'
   const publishedAt = version.status === 'draft' ? null : (version.publishedAt ?? version.createdAt)
   // Strapi's rows of a type without i18n (files too) hold no locale.
   const locale = type.localized ? version.locale : null
-  return { ...data, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt, locale }
+  return { type, version, data: { ...data, createdAt: version.createdAt, updatedAt: version.updatedAt, publishedAt, locale }, owners }
+}
+
+/**
+ * A component or zone value as Strapi's row holds it: each entry's attributes and nested entries,
+ * without its relations and media (added to `owners`: links of the entry's row), its id unique
+ * among the archive's entries of its component (a document's own ids repeat across documents, and
+ * across a draft and its published version, where Strapi's are rows of one table).
+ */
+function componentRows(run: Run, field: ComponentField, value: unknown, version: Version, owners: Owner[]): unknown {
+  const rows = entriesOf(value).flatMap((entry) => {
+    const schema = schemaOf(field, entry)
+    if (schema === undefined) return []
+    const ref = entryId(run, schema.uid, entry.id)
+    const row: Record<string, unknown> = field.kind === 'dynamiczone' ? { __component: schema.uid, id: ref } : { id: ref }
+    for (const name of Object.keys(schema.attributes)) row[name] = entry[name] ?? null
+    for (const [name, nested] of Object.entries(schema.components)) row[name] = componentRows(run, nested, entry[name], version, owners)
+    owners.push({ uid: schema.uid, ref, relations: schema.relations, values: entry, version })
+    return [row]
+  })
+  if (value === null || value === undefined) return null
+  return field.repeatable ? rows : (rows[0] ?? null)
+}
+
+/** The entry's id if no entry of `uid` took it yet in this archive, else the next one above all taken. */
+function entryId(run: Run, uid: string, id: unknown): number {
+  const ids = run.entryIds.get(uid) ?? { used: new Set<number>(), largest: 0 }
+  run.entryIds.set(uid, ids)
+  const chosen = typeof id === 'number' && !ids.used.has(id) ? id : ids.largest + 1
+  ids.used.add(chosen)
+  ids.largest = Math.max(ids.largest, chosen)
+  return chosen
 }
 
 /** The row a link of `version` goes to: the target's version in the same locale (else the default one) and status. */
@@ -118,20 +171,18 @@ function targetKeys(target: ContentType, documentId: string, version: Version, d
 
 const linkedIds = (value: unknown): string[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]).filter((id): id is string => typeof id === 'string')
 
-/** Reads the ids of every row the page's links go to, by target type: `<uid> <documentId> <list>` → id. */
-async function targetIds(run: Run, documents: readonly { type: ContentType; versions: readonly Version[] }[]): Promise<Map<string, number>> {
+/** Reads the ids of every row the owners' links go to, by target type: `<uid> <documentId> <list>` → id. */
+async function targetIds(run: Run, owners: readonly Owner[]): Promise<Map<string, number>> {
   const wanted = new Map<string, Map<string, { documentId: string; list: string }>>()
-  for (const { type, versions } of documents) {
-    for (const [name, relation] of Object.entries(type.relations)) {
+  for (const owner of owners) {
+    for (const [name, relation] of Object.entries(owner.relations)) {
       if (relation.mappedBy !== undefined) continue
       const target = typeByUid(run.services.types, relation.target)
       if (target === undefined) continue
       const keys = wanted.get(target.uid) ?? new Map()
       wanted.set(target.uid, keys)
-      for (const version of versions) {
-        for (const documentId of linkedIds(version.attributes[name])) {
-          for (const key of targetKeys(target, documentId, version, run.defaultLocale)) keys.set(`${key.documentId} ${key.list}`, key)
-        }
+      for (const documentId of linkedIds(owner.values[name])) {
+        for (const key of targetKeys(target, documentId, owner.version, run.defaultLocale)) keys.set(`${key.documentId} ${key.list}`, key)
       }
     }
   }
@@ -143,20 +194,20 @@ async function targetIds(run: Run, documents: readonly { type: ContentType; vers
   return ids
 }
 
-/** The links of `version`'s owning relations and media attributes, in their order. */
-async function writeLinks(run: Run, type: ContentType, version: Version, targets: ReadonlyMap<string, number>): Promise<void> {
-  for (const [name, relation] of Object.entries(type.relations)) {
+/** The links of an owner's owning relations and media attributes, in their order. */
+async function writeLinks(run: Run, owner: Owner, targets: ReadonlyMap<string, number>): Promise<void> {
+  for (const [name, relation] of Object.entries(owner.relations)) {
     if (relation.mappedBy !== undefined) continue
     const target = typeByUid(run.services.types, relation.target)
     if (target === undefined) continue
     let pos = 0
-    for (const documentId of linkedIds(version.attributes[name])) {
-      const ref = targetKeys(target, documentId, version, run.defaultLocale).map((key) => targets.get(`${target.uid} ${key.documentId} ${key.list}`)).find((id) => id !== undefined)
+    for (const documentId of linkedIds(owner.values[name])) {
+      const ref = targetKeys(target, documentId, owner.version, run.defaultLocale).map((key) => targets.get(`${target.uid} ${key.documentId} ${key.list}`)).find((id) => id !== undefined)
       if (ref === undefined) continue
       pos += 1
       const line = target === FILE_TYPE
-        ? { kind: 'relation.morph', relation: 'morphToMany', left: { type: FILE_UID, field: 'related', ref }, right: { ref: version.id, pos, type: type.uid, field: name } }
-        : { kind: 'relation.basic', relation: relation.relation, left: { type: type.uid, field: name, ref: version.id, pos }, right: { type: target.uid, ref, ...(relation.inversedBy === undefined ? {} : { field: relation.inversedBy }) } }
+        ? { kind: 'relation.morph', relation: 'morphToMany', left: { type: FILE_UID, field: 'related', ref }, right: { ref: owner.ref, pos, type: owner.uid, field: name } }
+        : { kind: 'relation.basic', relation: relation.relation, left: { type: owner.uid, field: name, ref: owner.ref, pos }, right: { type: target.uid, ref, ...(relation.inversedBy === undefined ? {} : { field: relation.inversedBy }) } }
       await run.writer.line('links', line)
       run.links += 1
     }
