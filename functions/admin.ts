@@ -1,5 +1,5 @@
 import { handle } from 'hono/aws-lambda'
-import { createAdminSite } from '../lib/admin-ui/site.js'
+import { createAdminSite, LIBRARY_ELSEWHERE } from '../lib/admin-ui/site.js'
 import { bundledOpenApi } from '../lib/openapi/bundled.js'
 import { lambdaServices } from './runtime.js'
 
@@ -7,4 +7,5 @@ const services = await lambdaServices()
 // The admin function may write settings: a new deployment's public role is fixed at its first start.
 await services.access.ensurePublicRole()
 // Its OpenAPI document: the file the stack wrote beside the bundle (the builder is not bundled).
-export const handler = handle(createAdminSite(services, bundledOpenApi()))
+// The media library's pages and the documents' pages are the admin media function's (functions/admin-media.ts).
+export const handler = handle(createAdminSite(services, bundledOpenApi(), false, LIBRARY_ELSEWHERE))

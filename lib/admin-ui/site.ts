@@ -10,9 +10,17 @@ import type { Ui } from './ui.js'
 
 /** The media library of a process that takes uploads: its upload API, and the pages that call it. */
 export interface MediaLibrary {
-  readonly uploads: () => Hono
+  /** Undefined where another process serves the pages that upload (LIBRARY_ELSEWHERE). */
+  readonly uploads?: () => Hono
   readonly pages: (ui: Ui) => void
 }
+
+/**
+ * The admin function's on AWS: the deployment has a media library (the navigation links it), but its
+ * pages and the documents' pages are the admin media function's (functions/admin-media.ts), routed
+ * there by the stack; this process registers none of them and takes no uploads.
+ */
+export const LIBRARY_ELSEWHERE: MediaLibrary = { pages: () => undefined }
 
 /**
  * The administration API and web interface; `mounted` inside the server app (see createBaseApp).

@@ -114,7 +114,7 @@ describe('export of relations and media inside components', () => {
     const blue = await post('/api/articles', { title: 'Blue' })
     const uploaded = await sendForm(source, uploadForm([{ bytes: await png(4, 3), name: 'one.png' }, { bytes: await png(5, 3), name: 'two.png' }]), token)
     const [one, two] = (await uploaded.json()) as { id: number; name: string }[]
-    const pages = []
+    const pages: { documentId: string }[] = []
     for (const [title, canonical, articles, image, gallery] of [['First', red, [blue, red], one, [two, one]], ['Second', blue, [red], two, [one]]] as const) {
       pages.push(await post('/api/pages', {
         title, seo: { metaTitle: title, canonical: canonical.documentId, image: image?.id, keywords: [{ word: title }] },
