@@ -14,7 +14,8 @@ import { secretReader } from './secrets.js'
 const SECRET_ARN_VARIABLES = { adminToken: 'ADMIN_SECRET_ARN', tokenHashSecret: 'TOKEN_HASH_SECRET_ARN' } as const
 type SecretName = keyof typeof SECRET_ARN_VARIABLES
 
-function optional(name: string): string | undefined {
+/** The variable `name`, undefined when unset or empty. */
+export function optional(name: string): string | undefined {
   const value = process.env[name]
   return value === undefined || value === '' ? undefined : value
 }

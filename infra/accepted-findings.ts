@@ -22,8 +22,8 @@ export const ACCEPTED: Readonly<Record<string, string>> = {
   SQS3: 'This queue is itself a dead-letter destination: the on-failure queue of the webhook stream mapping, where stream batches that failed every retry are kept for an operator.',
   'IAM5[Resource::*]': 'dynamodb:ListStreams, which the stream event source mapping needs, cannot be scoped to a resource (AWS requires "*"); reading the records is granted on the table\'s stream only.',
   CFR4: 'The default *.cloudfront.net certificate; TLS 1.2 minimum needs a custom domain and certificate, which a deployment adds with its own domain.',
-  S1: 'The media bucket is read only through CloudFront (origin access control) and written only by the upload function, whose every request the API stage logs; S3 server access logs would need another bucket.',
-  IAM5: 'The upload function writes, reads and deletes objects under the media bucket\'s uploads/ and incoming/ prefixes only: their keys are content hashes and upload ids made at request time, so the prefix is the narrowest resource.',
+  S1: 'The media bucket is read only through CloudFront (origin access control) and written only by the upload function and the admin media function, whose every request the API stage logs; S3 server access logs would need another bucket.',
+  IAM5: 'The upload and admin media functions write, read and delete objects under the media bucket\'s uploads/ and incoming/ prefixes only: their keys are content hashes and upload ids made at request time, so the prefix is the narrowest resource.',
 }
 
 function accept(scope: IConstruct, ...ids: string[]): void {
@@ -47,8 +47,9 @@ export function acceptFindings(stack: Stack, api: RestApi, functions: Iterable<I
   }
   const bucket = stack.node.tryFindChild('MediaBucket')
   if (bucket !== undefined) accept(bucket, 'S1')
-  const uploadRole = stack.node.tryFindChild('UploadFunctionRole')
-  if (bucket !== undefined && uploadRole !== undefined) {
+  for (const id of ['UploadFunctionRole', 'AdminMediaFunctionRole']) {
+    const uploadRole = stack.node.tryFindChild(id)
+    if (bucket === undefined || uploadRole === undefined) continue
     // IAM5 is reported per wildcard resource, named by the bucket's logical id.
     const arn = `<${stack.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>`
     for (const prefix of ['uploads', 'incoming']) Validations.of(uploadRole).acknowledge({ id: rule(`IAM5[Resource::${arn}/${prefix}/*]`), reason: ACCEPTED.IAM5! })

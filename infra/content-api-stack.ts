@@ -27,7 +27,7 @@ import { createCdn } from './cdn.js'
 import { createContentTable } from './content-table.js'
 import { createMediaStorage, grantUploads } from './media.js'
 import { createRateLimitAcl } from './rate-limit.js'
-import { createRestApi } from './rest-api.js'
+import { ADMIN_UPLOAD_PAGES, createRestApi } from './rest-api.js'
 import { restEnvironment, type Stage, type StageSettings } from './stage-config.js'
 import { ADMIN_ACCESS, CONTENT_ACCESS, LOCALES_ACCESS, tableStatements, WEBHOOK_ACCESS, type TableAccess } from './table-access.js'
 import { createWebhookDelivery } from './webhooks.js'
@@ -77,6 +77,7 @@ export const BUNDLING = {
  */
 export const KEPT_SDK_MODULES: Readonly<Record<string, readonly (keyof typeof SHIMS)[]>> = {
   'functions/upload.ts': ['@smithy/core/checksum', '@smithy/core/event-streams'],
+  'functions/admin-media.ts': ['@smithy/core/checksum', '@smithy/core/event-streams'],
   'functions/webhook-stream.ts': ['@smithy/core/checksum'],
   'functions/webhook-delivery.ts': ['@smithy/core/checksum'],
 }
@@ -139,10 +140,11 @@ export interface ContentApiStackProps extends StackProps {
  */
 export const BUNDLED_FILES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
   'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
+  'functions/admin-media.ts': [['lib/admin-ui/assets', ASSETS_DIR]],
 }
 
 /** The entries that serve an OpenAPI document: each bundle holds both, as `openapi/` (lib/openapi/bundled.ts). */
-export const OPENAPI_ENTRIES: readonly string[] = ['functions/locales.ts', 'functions/admin.ts']
+export const OPENAPI_ENTRIES: readonly string[] = ['functions/locales.ts', 'functions/admin.ts', 'functions/admin-media.ts']
 
 /**
  * Writes the OpenAPI documents of `types` under the REST settings the functions get (their only
@@ -276,21 +278,30 @@ export class ContentApiStack extends Stack {
     const localesIntegration = integrationOf(locales)
     route(apiRoot.addResource('i18n').addResource('locales'), localesIntegration)
     route(apiRoot.addResource('openapi.json'), localesIntegration)
-    // The only function that may read the admin token.
+    // The media library (content-model.md §19): only the upload API's function and the admin pages
+    // that upload may write the bucket.
+    const media = createMediaStorage(this)
+    const uploads: OwnSettings = { environment: { MEDIA_BUCKET: media.bucket.bucketName, MEDIA_URL: media.publicUrl }, settings: UPLOAD_SETTINGS, bundling: UPLOAD_BUNDLING }
+
+    // The only functions that may read the admin token.
     const admin = createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS, adminSecrets)
     const adminIntegration = integrationOf(admin)
     const adminRoot = api.root.addResource('admin')
     // `/admin` itself is the admin web interface's first page; `/admin/...` the API and the pages.
     route(adminRoot, adminIntegration)
     route(adminRoot.addResource('{proxy+}'), adminIntegration)
+    // The pages that upload (the media library, and the documents' pages with their media pickers):
+    // the same admin site with the S3 client and sharp, which the admin function's bundle leaves out.
+    const adminMedia = createFunction('AdminMediaFunction', 'functions/admin-media.ts', ADMIN_ACCESS, adminSecrets, undefined, uploads)
+    grantUploads(media.bucket, adminMedia.role as IRole)
+    const adminMediaIntegration = integrationOf(adminMedia)
+    for (const pages of ADMIN_UPLOAD_PAGES) {
+      const resource = adminRoot.addResource(pages.replace('/admin/', ''))
+      route(resource, adminMediaIntegration)
+      route(resource.addResource('{proxy+}'), adminMediaIntegration)
+    }
 
-    // The media library (content-model.md §19): the only function that may write the bucket.
-    const media = createMediaStorage(this)
-    const upload = createFunction('UploadFunction', 'functions/upload.ts', CONTENT_ACCESS, tokenSecrets, undefined, {
-      environment: { MEDIA_BUCKET: media.bucket.bucketName, MEDIA_URL: media.publicUrl },
-      settings: UPLOAD_SETTINGS,
-      bundling: UPLOAD_BUNDLING,
-    })
+    const upload = createFunction('UploadFunction', 'functions/upload.ts', CONTENT_ACCESS, tokenSecrets, undefined, uploads)
     grantUploads(media.bucket, upload.role as IRole)
     const uploadIntegration = integrationOf(upload)
     const uploadRoot = apiRoot.addResource('upload')

@@ -16,6 +16,10 @@ const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-Match']
 export const ADMIN_PATH = '/admin/{proxy+}'
 /** `/admin` itself (the admin web interface's first page), throttled as `/admin/*`. */
 export const ADMIN_ROOT = '/admin'
+/** The admin pages that upload, routed to the admin media function: throttled as `/admin/*`. */
+export const ADMIN_UPLOAD_PAGES = ['/admin/media', '/admin/content'] as const
+/** Every admin resource: each needs the admin throttle of its own (a stage setting names one resource). */
+const ADMIN_RESOURCES = [ADMIN_PATH, ADMIN_ROOT, ...ADMIN_UPLOAD_PAGES.flatMap((page) => [page, `${page}/{proxy+}`])]
 
 /** The REST API of `stage`, its deployment stage named after it. */
 export function createRestApi(scope: Construct, stage: string, settings: StageSettings, removalPolicy: RemovalPolicy): RestApi {
@@ -41,10 +45,7 @@ export function createRestApi(scope: Construct, stage: string, settings: StageSe
       accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       loggingLevel: MethodLoggingLevel.ERROR,
       dataTraceEnabled: false,
-      methodOptions: {
-        [`${ADMIN_PATH}/*`]: { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR },
-        [`${ADMIN_ROOT}/*`]: { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR },
-      },
+      methodOptions: Object.fromEntries(ADMIN_RESOURCES.map((resource) => [`${resource}/*`, { throttlingRateLimit: throttle.adminRateLimit, throttlingBurstLimit: throttle.adminBurstLimit, loggingLevel: MethodLoggingLevel.ERROR }])),
     },
     // Preflights are answered by API Gateway itself (no function invocation).
     defaultCorsPreflightOptions: {

@@ -21,7 +21,9 @@ import { actionsOf, cdkJsonContext, ofType, routes, statementsOf, synth, tableAr
 
 const CONTENT_ENTRIES = shippedTypes.map((type) => `functions/content.ts#${type.singularName}`)
 /** Every function identifies or creates API tokens; only the admin function checks the admin token. */
-const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
+const SECRETS_OF = (entry: string) => (ADMIN_ENTRIES.includes(entry) ? ['AdminTokenSecret', 'TokenHashKeySecret'] : ['TokenHashKeySecret'])
+/** The admin function, and the admin media function serving the pages that upload. */
+const ADMIN_ENTRIES = ['functions/admin.ts', 'functions/admin-media.ts']
 
 describe('the dev stack', () => {
   let synthed: ReturnType<typeof synth>
@@ -85,7 +87,7 @@ describe('the dev stack', () => {
   })
 
   describe('functions', () => {
-    const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts', 'functions/upload.ts']
+    const entries = [...CONTENT_ENTRIES, 'functions/locales.ts', ...ADMIN_ENTRIES, 'functions/upload.ts']
 
     it('writes the content types it checked as the registry every bundle reads (types.json): JSON that reads back the same types', () => {
       expect(basename(synthed.stack.typesRegistry)).toBe(REGISTRY_FILE)
@@ -103,7 +105,7 @@ describe('the dev stack', () => {
     })
 
     it("writes the OpenAPI documents of its types under the REST settings the locales and admin functions run with, for their bundles", () => {
-      expect(OPENAPI_ENTRIES).toEqual(['functions/locales.ts', 'functions/admin.ts'])
+      expect(OPENAPI_ENTRIES).toEqual(['functions/locales.ts', ...ADMIN_ENTRIES])
       const written = (stack: typeof synthed, audience: (typeof AUDIENCES)[number]) => JSON.parse(readFileSync(join(stack.stack.openApiDir, openApiFile(audience)), 'utf8'))
       // Other REST settings (page sizes, get-one shape) change the documents: written with the stage's own.
       const otherSettings = synth('dev', { 'api.rest.maxLimit': '200', 'api.rest.findOneShape': 'object' })
@@ -118,7 +120,7 @@ describe('the dev stack', () => {
       expect(written(otherSettings, 'public')).not.toEqual(written(synthed, 'public'))
     })
 
-    it('has one function per content type plus the locales, admin and upload functions, and the two webhook functions', () => {
+    it('has one function per content type plus the locales, admin, admin media and upload functions, and the two webhook functions', () => {
       const all = [...entries, 'functions/webhook-stream.ts', 'functions/webhook-delivery.ts']
       expect(ofType(synthed.resources, 'AWS::Lambda::Function')).toHaveLength(all.length)
       expect([...synthed.stack.functions.keys()].sort()).toEqual(all.sort())
@@ -132,7 +134,7 @@ describe('the dev stack', () => {
       expect(fn.MemorySize).toBeGreaterThanOrEqual(128)
       expect(fn.Timeout).toBeGreaterThan(0)
       expect(fn.Timeout).toBeLessThan(29) // API Gateway gives up at 29 s
-      const secretArns = entry === 'functions/admin.ts'
+      const secretArns = ADMIN_ENTRIES.includes(entry)
         ? { TOKEN_HASH_SECRET_ARN: { Ref: synthed.secretId('TokenHashKeySecret') }, ADMIN_SECRET_ARN: { Ref: synthed.secretId('AdminTokenSecret') } }
         : { TOKEN_HASH_SECRET_ARN: { Ref: synthed.secretId('TokenHashKeySecret') } }
       expect(fn.Environment.Variables).toEqual({
@@ -152,8 +154,8 @@ describe('the dev stack', () => {
         API_REST_POPULATE_MAX_DOCUMENTS: '1000',
         // A content function serves the type its schema file declares.
         ...(entry.startsWith('functions/content.ts#') ? { CONTENT_TYPE: shippedTypes.find((type) => entry.endsWith(`#${type.singularName}`))?.uid } : {}),
-        // The upload function stores files in the media bucket, served by the media distribution.
-        ...(entry === 'functions/upload.ts' ? { MEDIA_BUCKET: { Ref: synthed.childId('MediaBucket') }, MEDIA_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [synthed.childId('MediaCdn'), 'DomainName'] }]] } } : {}),
+        // The upload and admin media functions store files in the media bucket, served by the media distribution.
+        ...(['functions/upload.ts', 'functions/admin-media.ts'].includes(entry) ? { MEDIA_BUCKET: { Ref: synthed.childId('MediaBucket') }, MEDIA_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [synthed.childId('MediaCdn'), 'DomainName'] }]] } } : {}),
       })
       const logGroupId = fn.LoggingConfig.LogGroup.Ref
       expect(synthed.resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } })
@@ -185,6 +187,8 @@ describe('the dev stack', () => {
       expected.push(`ANY /api/openapi.json -> ${synthed.logicalId('functions/locales.ts')}`)
       expected.push(`ANY /admin -> ${synthed.logicalId('functions/admin.ts')}`)
       expected.push(`ANY /admin/{proxy+} -> ${synthed.logicalId('functions/admin.ts')}`)
+      // The pages that upload: the media library, and the documents' pages with their media pickers.
+      for (const pages of ['/admin/media', '/admin/content']) expected.push(`ANY ${pages} -> ${synthed.logicalId('functions/admin-media.ts')}`, `ANY ${pages}/{proxy+} -> ${synthed.logicalId('functions/admin-media.ts')}`)
       expected.push(`ANY /api/upload -> ${synthed.logicalId('functions/upload.ts')}`)
       expected.push(`ANY /api/upload/{proxy+} -> ${synthed.logicalId('functions/upload.ts')}`)
       expect(routes(synthed.resources)).toEqual(expected.sort())
@@ -400,7 +404,7 @@ describe('bundling', () => {
   })
 
   it("copies the admin interface's stylesheet and scripts beside the admin bundle, where lib/admin-ui/assets.ts reads them", () => {
-    expect(BUNDLED_FILES).toEqual({ 'functions/admin.ts': [['lib/admin-ui/assets', ASSETS_DIR]] })
+    expect(BUNDLED_FILES).toEqual(Object.fromEntries(ADMIN_ENTRIES.map((entry) => [entry, [['lib/admin-ui/assets', ASSETS_DIR]]])))
     expect(readdirSync(new URL('../../lib/admin-ui/assets', import.meta.url)).sort()).toEqual([SCRIPT.name, STYLESHEET.name, EDITOR_SCRIPT.name].sort())
   })
 })

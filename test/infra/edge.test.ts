@@ -43,6 +43,10 @@ describe('throttles', () => {
     const admin = settings.find((s) => s.ResourcePath === '/~1admin~1{proxy+}')
     expect(admin).toMatchObject({ HttpMethod: '*', ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst })
     expect(settings.find((s) => s.ResourcePath === '/~1admin')).toMatchObject({ HttpMethod: '*', ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst })
+    // The pages that upload, routed to the admin media function, on resources of their own.
+    for (const page of ['/~1admin~1media', '/~1admin~1content']) {
+      for (const path of [page, `${page}~1{proxy+}`]) expect(settings.find((s) => s.ResourcePath === path), path).toMatchObject({ HttpMethod: '*', ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst })
+    }
     expect(admin.ThrottlingRateLimit * 10).toBeLessThanOrEqual(all.ThrottlingRateLimit)
   })
 

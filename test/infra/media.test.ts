@@ -1,6 +1,7 @@
 // The media library's AWS resources (content-model.md §19): a private, encrypted bucket with public
 // access blocked, served only through CloudFront with origin access control and sandboxing
-// headers, written only by the upload function (least privilege), sharp installed for Lambda.
+// headers, written only by the upload function and the admin media function (least privilege),
+// sharp installed for Lambda.
 import { Match } from 'aws-cdk-lib/assertions'
 import { describe, expect, it } from 'vitest'
 import { UPLOAD_BUNDLING } from '../../infra/content-api-stack.js'
@@ -43,15 +44,15 @@ describe('media storage', () => {
     })
   })
 
-  it('lets only the upload function touch objects: put, get, delete under uploads/ and incoming/', () => {
+  it('lets only the upload function and the admin media function touch objects: put, get, delete under uploads/ and incoming/', () => {
     const grants = ofType('AWS::IAM::Policy').filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes('s3:'))
-    expect(grants).toHaveLength(1)
-    const [, policy] = grants[0]!
-    expect(policy.Properties.Roles).toEqual([{ Ref: synthed.childId('UploadFunctionRole') }])
-    const s3 = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: string[] }) => JSON.stringify(statement.Action).includes('s3:'))
-    expect(s3).toHaveLength(1)
-    expect(s3[0].Action).toEqual(['s3:PutObject', 's3:GetObject', 's3:DeleteObject'])
-    expect(JSON.stringify(s3[0].Resource)).toMatch(/\/uploads\/\*.*\/incoming\/\*/)
+    expect(grants.map(([, policy]) => policy.Properties.Roles).sort()).toEqual([[{ Ref: synthed.childId('AdminMediaFunctionRole') }], [{ Ref: synthed.childId('UploadFunctionRole') }]])
+    for (const [, policy] of grants) {
+      const s3 = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: string[] }) => JSON.stringify(statement.Action).includes('s3:'))
+      expect(s3).toHaveLength(1)
+      expect(s3[0].Action).toEqual(['s3:PutObject', 's3:GetObject', 's3:DeleteObject'])
+      expect(JSON.stringify(s3[0].Resource)).toMatch(/\/uploads\/\*.*\/incoming\/\*/)
+    }
   })
 
   it('takes multipart bodies as binary at the gateway, and installs sharp for Lambda on ARM (a native module)', () => {

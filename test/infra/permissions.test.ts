@@ -17,9 +17,11 @@ const isStreamRead = (statement: any) => actionsOf(statement).every((action) => 
 const WRITES = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
 
 const CONTENT_ENTRIES = shippedTypes.map((type) => `functions/content.ts#${type.singularName}`)
-const ALL_ENTRIES = [...CONTENT_ENTRIES, 'functions/locales.ts', 'functions/admin.ts']
-/** Every API function identifies or creates API tokens; only the admin function checks the admin token; the webhook functions need neither. */
-const SECRETS_OF = (entry: string) => (entry === 'functions/admin.ts' ? ['AdminTokenSecret', 'TokenHashKeySecret'] : entry.startsWith('functions/webhook-') ? [] : ['TokenHashKeySecret'])
+/** The admin function, and the admin media function serving the pages that upload. */
+const ADMIN_ENTRIES = ['functions/admin.ts', 'functions/admin-media.ts']
+const ALL_ENTRIES = [...CONTENT_ENTRIES, 'functions/locales.ts', ...ADMIN_ENTRIES]
+/** Every API function identifies or creates API tokens; only the admin functions check the admin token; the webhook functions need neither. */
+const SECRETS_OF = (entry: string) => (ADMIN_ENTRIES.includes(entry) ? ['AdminTokenSecret', 'TokenHashKeySecret'] : entry.startsWith('functions/webhook-') ? [] : ['TokenHashKeySecret'])
 
 describe('function permissions', () => {
   let synthed: ReturnType<typeof synth>
@@ -35,7 +37,7 @@ describe('function permissions', () => {
   it.each([
     ...CONTENT_ENTRIES.map((entry) => [entry, CONTENT_ACTIONS] as const),
     ['functions/locales.ts', LOCALES_ACTIONS] as const,
-    ['functions/admin.ts', ADMIN_ACTIONS] as const,
+    ...ADMIN_ENTRIES.map((entry) => [entry, ADMIN_ACTIONS] as const),
   ])('%s is allowed exactly the table actions it uses, in one statement', (entry, actions) => {
     expect(allowOn(entry)).toHaveLength(1)
     expect(actionsOf(allowOn(entry)[0])).toEqual(actions)
@@ -83,16 +85,19 @@ describe('function permissions', () => {
     expect(onSecrets).toHaveLength(SECRETS_OF(entry).length)
   })
 
-  it('names the admin secret in no resource but the admin function and its role policy', () => {
+  it('names the admin secret in no resource but the admin functions and their role policies', () => {
     const adminSecret = JSON.stringify({ Ref: synthed.secretId('AdminTokenSecret') })
-    const admin = synthed.logicalId('functions/admin.ts')
-    const adminRole = synthed.resources[admin]!.Properties.Role['Fn::GetAtt'][0]
-    const adminPolicies = ofType(synthed.resources, 'AWS::IAM::Policy')
-      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: adminRole }]))
-      .map(([id]) => id)
-    expect(adminPolicies).toHaveLength(1)
+    const allowed = ADMIN_ENTRIES.flatMap((entry) => {
+      const admin = synthed.logicalId(entry)
+      const adminRole = synthed.resources[admin]!.Properties.Role['Fn::GetAtt'][0]
+      const adminPolicies = ofType(synthed.resources, 'AWS::IAM::Policy')
+        .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: adminRole }]))
+        .map(([id]) => id)
+      expect(adminPolicies).toHaveLength(1)
+      return [admin, ...adminPolicies]
+    })
     const referencing = Object.entries(synthed.resources).filter(([, resource]) => JSON.stringify(resource).includes(adminSecret)).map(([id]) => id)
-    expect(referencing.sort()).toEqual([admin, ...adminPolicies].sort())
+    expect(referencing.sort()).toEqual(allowed.sort())
   })
 
   it('grants each function only its secrets, its table actions and log writes on its own log group', () => {
@@ -117,7 +122,7 @@ describe('function permissions', () => {
     const bucket = (prefix: string) => ({ 'Fn::Join': ['', [arn(synthed.childId('MediaBucket')), `/${prefix}/*`]] })
     const deliveries = arn(synthed.childId('WebhookDeliveries'))
     const send = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']
-    if (entry === 'functions/upload.ts') return [{ Effect: 'Allow', Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], Resource: [bucket('uploads'), bucket('incoming')] }]
+    if (entry === 'functions/upload.ts' || entry === 'functions/admin-media.ts') return [{ Effect: 'Allow', Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], Resource: [bucket('uploads'), bucket('incoming')] }]
     if (entry === 'functions/webhook-stream.ts') {
       return [
         { Effect: 'Allow', Action: send, Resource: deliveries },

@@ -20,6 +20,9 @@ import { openApiFiles } from '../../lib/openapi/document.js'
 import { OPENAPI_DIR } from '../../lib/openapi/paths.js'
 import { fakeSecretsManager, signedGetSecretValue } from '../support/fake-secrets-manager.js'
 import { assertLoopback } from '../support/loopback.js'
+import { png } from '../support/media.js'
+import { startTestS3, type TestS3 } from '../support/s3.js'
+import { ListObjectsV2Command } from '@aws-sdk/client-s3'
 
 interface LambdaResult {
   statusCode: number
@@ -68,6 +71,8 @@ function requestHeaders(request: Request): Record<string, string> {
 
 function requestBody(request: Request): string | null {
   if (request.body === undefined) return null
+  // Bytes (a multipart body): base64, as API Gateway passes its binary media types.
+  if (Buffer.isBuffer(request.body)) return request.body.toString('base64')
   const text = typeof request.body === 'string' ? request.body : JSON.stringify(request.body)
   return request.base64 === true ? Buffer.from(text).toString('base64') : text
 }
@@ -107,7 +112,7 @@ function restEvent(request: Request): APIGatewayProxyEvent {
       stage: 'dev',
     },
     body: requestBody(request),
-    isBase64Encoded: request.base64 === true,
+    isBase64Encoded: request.base64 === true || Buffer.isBuffer(request.body),
   }
 }
 
@@ -421,6 +426,60 @@ describe('the admin web interface through the admin function (REST API, stage de
     expect(page.statusCode).toBe(200)
     expect(page.body).toContain('<h1>Article</h1>')
     expect(page.body).toContain('href="../locales"')
+  })
+
+  describe('the pages that upload, through the admin media function (the stack routes /admin/media and /admin/content to it)', () => {
+    const S3_ENV = ['MEDIA_BUCKET', 'MEDIA_URL', 'MEDIA_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']
+    const saved = Object.fromEntries(S3_ENV.map((key) => [key, process.env[key]]))
+    let s3: TestS3
+    let adminMedia: Handler
+
+    beforeAll(async () => {
+      s3 = await startTestS3('admin-media')
+      // What the stack sets, with the S3-compatible server in place of S3 (s3rver's own credentials).
+      Object.assign(process.env, { MEDIA_BUCKET: s3.bucket, MEDIA_URL: `${s3.endpoint}/${s3.bucket}`, MEDIA_S3_ENDPOINT: s3.endpoint, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' })
+      adminMedia = (await import('../../functions/admin-media.js')).handler as unknown as Handler
+    })
+
+    afterAll(async () => {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+      }
+      await s3?.stop()
+    })
+
+    it("links the media library from the admin function's pages; its upload form stores the file in the bucket and lists it", async () => {
+      const cookie = await signIn()
+      const home = await call(admin, { method: 'GET', path: '/admin', resource: '/admin', headers: { Cookie: cookie } })
+      expect(home.statusCode).toBe(200)
+      expect(home.body).toContain('href="admin/media"')
+      const library = await call(adminMedia, { method: 'GET', path: '/admin/media', resource: '/admin/media', headers: { Cookie: cookie } })
+      expect(library.statusCode).toBe(200)
+      expect(library.body).toContain('Files to upload')
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(library.body)?.[1] ?? ''
+      const form = new FormData()
+      form.set('_csrf', csrf)
+      form.set('intent', 'upload')
+      form.set('files', new Blob([new Uint8Array(await png(3, 2))], { type: 'image/png' }), 'lambda-pixel.png')
+      const encoded = new Response(form)
+      const posted = await call(adminMedia, {
+        method: 'POST', path: '/admin/media', resource: '/admin/media',
+        headers: { Cookie: cookie, 'Content-Type': encoded.headers.get('content-type') ?? '' }, body: Buffer.from(await encoded.arrayBuffer()),
+      })
+      expect(posted.statusCode, posted.body).toBe(303)
+      const listed = await call(adminMedia, { method: 'GET', path: '/admin/media', resource: '/admin/media', headers: { Cookie: cookie } })
+      expect(listed.body).toContain('lambda-pixel.png')
+      const stored = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'uploads/' }))
+      expect((stored.Contents ?? []).map((object) => object.Key)).toEqual([expect.stringMatching(/^uploads\/[0-9a-f]+_[a-z0-9]{24}\.png$/)])
+    })
+
+    it("serves the documents' pages with their media pickers", async () => {
+      const cookie = await signIn()
+      const page = await call(adminMedia, { method: 'GET', path: '/admin/content/articles', resource: '/admin/content/{proxy+}', headers: { Cookie: cookie } })
+      expect(page.statusCode).toBe(200)
+      expect(page.body).toContain('<h1>Article</h1>')
+    })
   })
 
   it('throttles failed sign-ins per source IP as API Gateway reports it (ADMIN_SIGN_IN_CLIENT_LIMIT=2)', async () => {
