@@ -191,124 +191,42 @@ export class ContentApiStack extends Stack {
     const table = createContentTable(this, settings.protect, settings.table)
     // Files made at synth for the bundles, in the cloud assembly's folder (cdk.out), one folder per stack.
     const generated = join(CdkStage.of(this)?.outdir ?? ROOT, `generated-${this.node.addr}`)
-    const openApiDir = (this.openApiDir = writeOpenApiDocuments(generated, this.types, settings.rest))
-    const typesRegistry = (this.typesRegistry = writeTypesRegistry(generated, this.types))
-
-    // CloudFormation generates both secrets inside Secrets Manager: no value appears in the template.
-    // No fixed names: a deleted secret's name stays taken during its recovery window.
-    const adminSecret = new Secret(this, 'AdminTokenSecret', {
-      description: `Admin token of the content API (${stage})`,
-      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
-      removalPolicy,
-    })
-    // A key of its own, not derived from the admin token: every function that identifies API tokens
-    // reads it without the admin token, and rotating the admin token leaves API tokens valid.
-    const tokenHashKey = new Secret(this, 'TokenHashKeySecret', {
-      description: `HMAC key API access keys are stored under (${stage}); replacing it invalidates every API token`,
-      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-      removalPolicy,
-    })
+    this.openApiDir = writeOpenApiDocuments(generated, this.types, settings.rest)
+    this.typesRegistry = writeTypesRegistry(generated, this.types)
+    const { adminSecret, tokenHashKey } = createSecrets(this, stage, removalPolicy)
     // Each function's secrets by the environment variable its runtime reads the ARN from.
     const tokenSecrets = { TOKEN_HASH_SECRET_ARN: tokenHashKey }
     const adminSecrets = { ...tokenSecrets, ADMIN_SECRET_ARN: adminSecret }
+    const context: FunctionContext = { stack: this, tableArn: table.tableArn, settings, removalPolicy, shared: sharedProps(table.tableName, settings, props.customFields) }
+    const fn = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType, own?: OwnSettings) =>
+      createFunction(context, { id, entry, access, secrets, content, own })
 
-    const shared: NodejsFunctionProps = {
-      runtime: Runtime.NODEJS_22_X,
-      // Graviton: about 20% cheaper per GB-second than x86 for the same work.
-      architecture: Architecture.ARM_64,
-      // Lambda CPU grows with memory; 512 MB keeps cold starts (SDK init, secret read) short.
-      memorySize: 512,
-      // Well under API Gateway's 29 s, so a stuck call ends as the function's error, not a gateway timeout.
-      timeout: Duration.seconds(10),
-      projectRoot: ROOT,
-      depsLockFilePath: `${ROOT}package-lock.json`,
-      environment: {
-        TABLE_NAME: table.tableName,
-        ...restEnvironment(settings.rest),
-        ...(props.customFields === undefined ? {} : { CUSTOM_FIELDS: JSON.stringify(props.customFields) }),
-        // No NODE_OPTIONS=--enable-source-maps: bench/cold-start.ts measured it at 9 to 31 ms more import
-        // per cold start (8-22% of it). Traces stay minified; the .map beside each bundle maps them back.
-      },
-      bundling: BUNDLING,
-    }
-
-    /** One function, its log group and a role holding exactly its table actions and `secrets`; `own` adjusts its settings. */
-    const createFunction = (id: string, entry: string, access: TableAccess, secrets: Record<string, ISecret>, content?: ContentType, own: OwnSettings = {}) => {
-      const path = `${ROOT}${entry}`
-      if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
-      const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
-      const role = new Role(this, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
-      logGroup.grantWrite(role)
-      for (const statement of tableStatements(table.tableArn, access)) role.addToPolicy(statement)
-      const environment: Record<string, string> = { ...shared.environment, ...(content === undefined ? {} : { CONTENT_TYPE: content.uid }), ...own.environment }
-      for (const [variable, secret] of Object.entries(secrets)) {
-        environment[variable] = secret.secretArn
-        // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
-        role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
-      }
-      // Every function reads the content types from the registry written above: each bundle holds a copy.
-      // The admin function also serves the web interface's stylesheet and script, read from files
-      // beside it; it and the locales function serve the OpenAPI documents written above.
-      const files = [
-        ...(BUNDLED_FILES[entry] ?? []).map(([source, into]) => [`${ROOT}${source}`, into] as const),
-        ...(OPENAPI_ENTRIES.includes(entry) ? [[openApiDir, OPENAPI_DIR] as const] : []),
-      ]
-      const bundling: BundlingOptions = { ...BUNDLING, esbuildArgs: esbuildArgsOf(entry), ...own.bundling, commandHooks: copyInto(typesRegistry, files) }
-      const fn = new NodejsFunction(this, id, { ...shared, ...own.settings, entry: path, handler: 'handler', logGroup, role, environment, bundling })
-      this.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
-      return fn
-    }
-
-    const api = createRestApi(this, stage, settings, removalPolicy)
-
-    /** Routes every method of `resource` to the function; the function answers 405 itself. */
-    const route = (resource: IResource, integration: LambdaIntegration) => resource.addMethod('ANY', integration)
-    // No console test-invoke permissions: only the deployed stage may invoke the functions.
-    const integrationOf = (fn: NodejsFunction) => new LambdaIntegration(fn, { allowTestInvoke: false })
-
+    const api = (this.api = createRestApi(this, stage, settings, removalPolicy))
     const apiRoot = api.root.addResource('api')
     for (const type of this.types) {
-      const fn = createFunction(`${pascal(type.singularName)}Function`, 'functions/content.ts', CONTENT_ACCESS, tokenSecrets, type)
-      const integration = integrationOf(fn)
       const resource = apiRoot.addResource(routeName(type))
-      route(resource, integration)
-      if (type.kind === 'collection') route(resource.addResource('{documentId}'), integration)
+      routeTo(fn(`${pascal(type.singularName)}Function`, 'functions/content.ts', CONTENT_ACCESS, tokenSecrets, type), resource, ...(type.kind === 'collection' ? ['{documentId}'] : []))
     }
-    const locales = createFunction('LocalesFunction', 'functions/locales.ts', LOCALES_ACCESS, tokenSecrets)
-    const localesIntegration = integrationOf(locales)
-    route(apiRoot.addResource('i18n').addResource('locales'), localesIntegration)
-    route(apiRoot.addResource('openapi.json'), localesIntegration)
+    const locales = fn('LocalesFunction', 'functions/locales.ts', LOCALES_ACCESS, tokenSecrets)
+    routeTo(locales, apiRoot.addResource('i18n').addResource('locales'))
+    routeTo(locales, apiRoot.addResource('openapi.json'))
     // The media library (content-model.md §19): only the upload API's function and the admin pages
     // that upload may write the bucket.
     const media = createMediaStorage(this)
     const uploads: OwnSettings = { environment: { MEDIA_BUCKET: media.bucket.bucketName, MEDIA_URL: media.publicUrl }, settings: UPLOAD_SETTINGS, bundling: UPLOAD_BUNDLING }
-
-    // The only functions that may read the admin token.
-    const admin = createFunction('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS, adminSecrets)
-    const adminIntegration = integrationOf(admin)
+    // The only functions that may read the admin token. `/admin` itself is the admin web interface's
+    // first page; `/admin/...` the API and the pages.
     const adminRoot = api.root.addResource('admin')
-    // `/admin` itself is the admin web interface's first page; `/admin/...` the API and the pages.
-    route(adminRoot, adminIntegration)
-    route(adminRoot.addResource('{proxy+}'), adminIntegration)
+    routeTo(fn('AdminFunction', 'functions/admin.ts', ADMIN_ACCESS, adminSecrets), adminRoot, '{proxy+}')
     // The pages that upload (the media library, and the documents' pages with their media pickers):
     // the same admin site with the S3 client and sharp, which the admin function's bundle leaves out.
-    const adminMedia = createFunction('AdminMediaFunction', 'functions/admin-media.ts', ADMIN_ACCESS, adminSecrets, undefined, uploads)
+    const adminMedia = fn('AdminMediaFunction', 'functions/admin-media.ts', ADMIN_ACCESS, adminSecrets, undefined, uploads)
     grantUploads(media.bucket, adminMedia.role as IRole)
-    const adminMediaIntegration = integrationOf(adminMedia)
-    for (const pages of ADMIN_UPLOAD_PAGES) {
-      const resource = adminRoot.addResource(pages.replace('/admin/', ''))
-      route(resource, adminMediaIntegration)
-      route(resource.addResource('{proxy+}'), adminMediaIntegration)
-    }
-
-    const upload = createFunction('UploadFunction', 'functions/upload.ts', CONTENT_ACCESS, tokenSecrets, undefined, uploads)
+    for (const pages of ADMIN_UPLOAD_PAGES) routeTo(adminMedia, adminRoot.addResource(pages.replace('/admin/', '')), '{proxy+}')
+    const upload = fn('UploadFunction', 'functions/upload.ts', CONTENT_ACCESS, tokenSecrets, undefined, uploads)
     grantUploads(media.bucket, upload.role as IRole)
-    const uploadIntegration = integrationOf(upload)
-    const uploadRoot = apiRoot.addResource('upload')
-    route(uploadRoot, uploadIntegration)
-    route(uploadRoot.addResource('{proxy+}'), uploadIntegration)
-    this.api = api
-    createWebhookDelivery(this, table, removalPolicy, (id, entry, props) => createFunction(id, entry, WEBHOOK_ACCESS, {}, undefined, { settings: props }))
+    routeTo(upload, apiRoot.addResource('upload'), '{proxy+}')
+    createWebhookDelivery(this, table, removalPolicy, (id, entry, functionProps) => fn(id, entry, WEBHOOK_ACCESS, {}, undefined, { settings: functionProps }))
 
     if (settings.waf.rateLimit > 0) createRateLimitAcl(this, api.deploymentStage, settings.waf.rateLimit)
     if (settings.cdn) {
@@ -324,6 +242,107 @@ export class ContentApiStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName })
     new CfnOutput(this, 'MediaUrl', { value: media.publicUrl, description: 'Where uploaded files are served (CloudFront in front of the private media bucket)' })
   }
+}
+
+/**
+ * The stack's two secrets, generated by CloudFormation inside Secrets Manager: no value appears in
+ * the template. No fixed names: a deleted secret's name stays taken during its recovery window.
+ */
+function createSecrets(stack: Stack, stage: string, removalPolicy: RemovalPolicy): { adminSecret: ISecret; tokenHashKey: ISecret } {
+  const adminSecret = new Secret(stack, 'AdminTokenSecret', {
+    description: `Admin token of the content API (${stage})`,
+    generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+    removalPolicy,
+  })
+  // A key of its own, not derived from the admin token: every function that identifies API tokens
+  // reads it without the admin token, and rotating the admin token leaves API tokens valid.
+  const tokenHashKey = new Secret(stack, 'TokenHashKeySecret', {
+    description: `HMAC key API access keys are stored under (${stage}); replacing it invalidates every API token`,
+    generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+    removalPolicy,
+  })
+  return { adminSecret, tokenHashKey }
+}
+
+/** The settings every function shares: runtime, architecture, memory, timeout, the table and the REST settings. */
+function sharedProps(tableName: string, settings: StageSettings, customFields: ContentApiStackProps['customFields']): NodejsFunctionProps {
+  return {
+    runtime: Runtime.NODEJS_22_X,
+    // Graviton: about 20% cheaper per GB-second than x86 for the same work.
+    architecture: Architecture.ARM_64,
+    // Lambda CPU grows with memory; 512 MB keeps cold starts (SDK init, secret read) short.
+    memorySize: 512,
+    // Well under API Gateway's 29 s, so a stuck call ends as the function's error, not a gateway timeout.
+    timeout: Duration.seconds(10),
+    projectRoot: ROOT,
+    depsLockFilePath: `${ROOT}package-lock.json`,
+    environment: {
+      TABLE_NAME: tableName,
+      ...restEnvironment(settings.rest),
+      ...(customFields === undefined ? {} : { CUSTOM_FIELDS: JSON.stringify(customFields) }),
+      // No NODE_OPTIONS=--enable-source-maps: bench/cold-start.ts measured it at 9 to 31 ms more import
+      // per cold start (8-22% of it). Traces stay minified; the .map beside each bundle maps them back.
+    },
+    bundling: BUNDLING,
+  }
+}
+
+/** What every function of a stack is made with. */
+interface FunctionContext {
+  readonly stack: ContentApiStack
+  readonly tableArn: string
+  readonly settings: StageSettings
+  readonly removalPolicy: RemovalPolicy
+  readonly shared: NodejsFunctionProps
+}
+
+/** One function: its entry, table access, the secrets it reads, the content type it serves, its own settings. */
+interface FunctionSpec {
+  readonly id: string
+  readonly entry: string
+  readonly access: TableAccess
+  readonly secrets: Record<string, ISecret>
+  readonly content?: ContentType
+  readonly own?: OwnSettings
+}
+
+/** One function, its log group and a role holding exactly its table actions and secrets, registered in the stack's `functions`. */
+function createFunction(context: FunctionContext, spec: FunctionSpec): NodejsFunction {
+  const { stack, settings, removalPolicy, shared } = context
+  const { id, entry, content, own = {} } = spec
+  const path = `${ROOT}${entry}`
+  if (!existsSync(path)) throw new Error(`Missing function entry ${entry}`)
+  const logGroup = new LogGroup(stack, `${id}Logs`, { retention: settings.logRetentionDays, removalPolicy })
+  const role = new Role(stack, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') })
+  logGroup.grantWrite(role)
+  for (const statement of tableStatements(context.tableArn, spec.access)) role.addToPolicy(statement)
+  const environment: Record<string, string> = { ...shared.environment, ...(content === undefined ? {} : { CONTENT_TYPE: content.uid }), ...own.environment }
+  for (const [variable, secret] of Object.entries(spec.secrets)) {
+    environment[variable] = secret.secretArn
+    // GetSecretValue alone (grantRead would add DescribeSecret, which the runtime never calls).
+    role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }))
+  }
+  // Every function reads the content types from the registry the stack wrote: each bundle holds a copy.
+  // The admin functions also serve the web interface's stylesheet and script, read from files
+  // beside them; they and the locales function serve the OpenAPI documents the stack wrote.
+  const files = [
+    ...(BUNDLED_FILES[entry] ?? []).map(([source, into]) => [`${ROOT}${source}`, into] as const),
+    ...(OPENAPI_ENTRIES.includes(entry) ? [[stack.openApiDir, OPENAPI_DIR] as const] : []),
+  ]
+  const bundling: BundlingOptions = { ...BUNDLING, esbuildArgs: esbuildArgsOf(entry), ...own.bundling, commandHooks: copyInto(stack.typesRegistry, files) }
+  const fn = new NodejsFunction(stack, id, { ...shared, ...own.settings, entry: path, handler: 'handler', logGroup, role, environment, bundling })
+  stack.functions.set(content === undefined ? entry : `${entry}#${content.singularName}`, fn)
+  return fn
+}
+
+/**
+ * Routes every method of `resource`, and of its `child` resource if named, to `fn`; the function
+ * answers 405 itself. No console test-invoke permissions: only the deployed stage may invoke it.
+ */
+function routeTo(fn: NodejsFunction, resource: IResource, child?: string): void {
+  const integration = new LambdaIntegration(fn, { allowTestInvoke: false })
+  resource.addMethod('ANY', integration)
+  if (child !== undefined) resource.addResource(child).addMethod('ANY', integration)
 }
 
 /**
