@@ -48,7 +48,7 @@ function sizeTable(size: SizeResult): string[] {
 }
 
 export function markdown(results: BenchResults): string {
-  const { sizes, coldStarts, targets, environment, settings, fallback, webhooks } = results
+  const { sizes, coldStarts, targets, environment, settings, fallback, webhooks, model } = results
   const capacityRows = [...kindsOf(sizes).map((k) => ({ label: k.label, values: sizes.map((s) => s.kinds.find((x) => x.kind === k.kind)?.app.rcu.median ?? Number.NaN) })),
     { label: READ_ALL, values: readAllRcu(sizes) }]
   const bare = coldStarts.find((c) => c.name === 'bare')
@@ -78,6 +78,7 @@ export function markdown(results: BenchResults): string {
     '## Per request',
     '',
     ...sizes.flatMap(sizeTable),
+    ...(model === undefined ? [] : [...model.zone, ...model.cover].flatMap((size) => kindTable(`### ${size.kinds[0]!.label}, own table (bench/model/): N = ${fmt(size.n)}, a version ${fmt(size.documentBytes, 0)} B, a file ${fmt(size.fileBytes, 0)} B; "floor" is the same page without populate`, size.kinds))),
     ...kindTable(`### Fallback chain ${fallback.chain.join(' → ')}, own table: N = ${fmt(fallback.n)} documents in en, every other one in es, none in es-MX`, fallback.kinds),
     '## Capacity by DynamoDB\'s rules (bench/capacity-probe.ts)',
     '',

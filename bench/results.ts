@@ -49,6 +49,8 @@ export interface BenchResults {
   readonly coldStarts: ColdResult[]
   /** A write's cost with and without webhooks, and the delay to delivery (bench/webhooks.ts). */
   readonly webhooks?: WebhookCost
+  /** Components and media (bench/media-zones.ts): zone pages and cover pages on a table of their own. */
+  readonly model?: ModelResult
   readonly targets: Verdict[]
   readonly seconds: number
 }
@@ -58,4 +60,20 @@ export interface FallbackResult {
   readonly n: number
   readonly chain: readonly string[]
   readonly kinds: KindResult[]
+}
+
+export interface ModelSize {
+  readonly n: number
+  readonly kinds: KindResult[]
+  /** Average size of a stored version of the type the kinds page through, as DynamoDB sizes items. */
+  readonly documentBytes: number
+  /** Average size of a stored file document. */
+  readonly fileBytes: number
+}
+
+export interface ModelResult {
+  /** Landing pages (zone of 8 blocks) at each size. */
+  readonly zone: ModelSize[]
+  /** Articles with a cover at each size. */
+  readonly cover: ModelSize[]
 }

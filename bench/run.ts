@@ -28,6 +28,7 @@ import { seedRelations } from './relations.js'
 import { measureSize, type SuiteSettings } from './suite.js'
 import { evaluateTargets } from './targets.js'
 import { measureWebhooks } from './webhooks.js'
+import { measureModel, modelTypes } from './media-zones.js'
 
 /** Versions per locale; `BENCH_SIZES=1000,10000` gives a quicker run (at least two sizes). */
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
@@ -45,6 +46,10 @@ const EN_ONLY_FROM = Number(process.env.BENCH_EN_ONLY_FROM ?? 100_000)
 /** Documents of the fallback table (every one in en, every other one in es). */
 const FALLBACK_N = Number(process.env.BENCH_FALLBACK_N ?? 10_000)
 const FALLBACK_TABLE = 'bench-fallback'
+/** Sizes of the zone pages and of the cover pages (bench/media-zones.ts, own table), as BENCH_SIZES. */
+const ZONE_SIZES = (process.env.BENCH_ZONE_SIZES ?? '1000,10000').split(',').map(Number)
+const COVER_SIZES = (process.env.BENCH_COVER_SIZES ?? '1000,100000').split(',').map(Number)
+const MODEL_TABLE = 'bench-model'
 /** api.rest.maxScan, as configured by default. */
 const MAX_SCAN = 20_000
 /** Locale registry, public role and API tokens are trusted this long, as in production. */
@@ -118,12 +123,16 @@ async function main(): Promise<void> {
     const fallback = chosen('fallback')
       ? await measureFallback(meter, { seeder, tableName: FALLBACK_TABLE, app: createServerApp(fallbackServices), services: fallbackServices, adminToken: ADMIN_TOKEN, db }, FALLBACK_N, SUITE, 3000, log)
       : { n: 0, chain: [], kinds: [] }
+    const modelServices = createServices(db, { ...config, tableName: MODEL_TABLE }, secrets, modelTypes)
+    const model = chosen('zone') || chosen('cover')
+      ? await measureModel(meter, { seeder, db, tableName: MODEL_TABLE, app: createServerApp(modelServices), adminToken: ADMIN_TOKEN }, { zone: chosen('zone') ? ZONE_SIZES : [], cover: chosen('cover') ? COVER_SIZES : [] }, SUITE, log)
+      : undefined
     const env = { TABLE_NAME, DYNAMODB_ENDPOINT: local.endpoint, ADMIN_TOKEN, TOKEN_HASH_SECRET, AWS_REGION: REGION }
     const coldStarts = chosen('cold') ? await measureColdStarts(COLD_TARGETS, env, COLD_RUNS) : []
     log('cold starts measured')
     const webhooks = chosen('webhooks') ? await measureWebhooks(local.endpoint, 200, log) : undefined
 
-    const all = evaluateTargets(sizes, fallback, coldStarts)
+    const all = evaluateTargets(sizes, fallback, coldStarts, model)
     // A focused run judges what it measured: the targets of kinds it skipped would read "not measured".
     const targets = ONLY === undefined ? all : all.filter((t) => !t.measured.startsWith('not measured'))
     const results: BenchResults = {
@@ -137,6 +146,7 @@ async function main(): Promise<void> {
       fallback,
       coldStarts,
       webhooks,
+      model,
       targets,
       seconds: Number((performance.now() / 1000).toFixed(1)),
     }

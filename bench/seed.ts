@@ -33,7 +33,7 @@ export function random(seed: number): () => number {
   }
 }
 
-function words(rnd: () => number, locale: string, count: number): string {
+export function words(rnd: () => number, locale: string, count: number): string {
   const list = WORDS[locale] ?? WORDS.en!
   return Array.from({ length: count }, () => list[Math.floor(rnd() * list.length)]).join(' ')
 }
@@ -162,28 +162,41 @@ export async function seedArticles(db: DynamoDBDocumentClient, tableName: string
 }
 
 /**
- * Adds one `type` document per name (a version in `locale`, `name` set, everything else null),
- * as the document store would: versions, head, the id sequence and the list's count.
+ * Adds `count` documents of `type`, as the document store would: document `i`'s versions from
+ * `make(i, documentId, nextId)` (`nextId` continues the type's id sequence), its head, the id
+ * sequence and every list's count. Returns their documentIds.
  */
-export async function seedNamed(db: DynamoDBDocumentClient, tableName: string, type: ContentType, names: readonly string[], locale: string): Promise<Version[]> {
+export async function seedDocuments(db: DynamoDBDocumentClient, tableName: string, type: ContentType, count: number, make: (i: number, documentId: string, nextId: () => number) => Version[]): Promise<string[]> {
   const sequenceKey = { documentId: META.sequence, locale: type.uid }
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: sequenceKey, ConsistentRead: true }))
-  let id = Number(Item?.n ?? 0)
+  const firstId = Number(Item?.n ?? 0)
+  let id = firstId
+  const nextId = () => ++id
   const items: Record<string, unknown>[] = []
-  const seeded: Version[] = []
-  const at = '2025-01-01T00:00:00.000Z'
+  const documentIds: string[] = []
   const added = new Map<string, number>()
-  for (const name of names) {
+  for (let i = 0; i < count; i++) {
     const documentId = newDocumentId()
-    const version: Version = { documentId, locale, status: 'published', id: ++id, rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...Object.fromEntries(Object.keys(type.attributes).map((key) => [key, null])), name } }
-    seeded.push(version)
-    const planned = planChanges(type, tableName, emptyDocument(documentId), [version], new Map())
+    documentIds.push(documentId)
+    const planned = planChanges(type, tableName, emptyDocument(documentId), make(i, documentId, nextId), new Map())
     for (const write of planned.items) items.push(write.Put?.Item as Record<string, unknown>)
     for (const [list, n] of planned.lists) added.set(list, (added.get(list) ?? 0) + n)
     items.push({ ...headKey(documentId), contentType: type.uid, rev: 1 })
   }
   await writeAll(db, tableName, items)
-  await Promise.all([adjust(db, tableName, sequenceKey, names.length, false), ...[...added].map(([list, n]) => adjust(db, tableName, countKey(type.uid, list), n, true))])
+  await Promise.all([adjust(db, tableName, sequenceKey, id - firstId, false), ...[...added].map(([list, n]) => adjust(db, tableName, countKey(type.uid, list), n, true))])
+  return documentIds
+}
+
+/** Adds one `type` document per name (a version in `locale`, `name` set, everything else null). */
+export async function seedNamed(db: DynamoDBDocumentClient, tableName: string, type: ContentType, names: readonly string[], locale: string): Promise<Version[]> {
+  const at = '2025-01-01T00:00:00.000Z'
+  const seeded: Version[] = []
+  await seedDocuments(db, tableName, type, names.length, (i, documentId, nextId) => {
+    const version: Version = { documentId, locale, status: 'published', id: nextId(), rev: 1, createdAt: at, updatedAt: at, publishedAt: at, attributes: { ...Object.fromEntries(Object.keys(type.attributes).map((key) => [key, null])), name: names[i] } }
+    seeded.push(version)
+    return [version]
+  })
   return seeded
 }
 

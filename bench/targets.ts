@@ -4,7 +4,8 @@
 import { MARK_STRIDE } from '../lib/storage/lists/marks.js'
 import type { ColdResult } from './cold-start.js'
 import { PAGE } from './requests.js'
-import type { FallbackResult, KindResult, SizeResult, Verdict } from './results.js'
+import type { FallbackResult, KindResult, ModelResult, SizeResult, Verdict } from './results.js'
+import { modelTargets } from './model-targets.js'
 
 /** "500 KB", read strictly as 500,000 bytes. */
 const BUNDLE_LIMIT_BYTES = 500_000
@@ -392,7 +393,7 @@ function writeCosts(sizes: readonly SizeResult[]): Verdict[] {
   })
 }
 
-export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[]): Verdict[] {
+export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[], model?: ModelResult): Verdict[] {
   return [
     ...measuredOr('Default-sort page', () => defaultPage(sizes)),
     ...SORTED.flatMap((name) => measuredOr(`Sorted page 1 (${name}) at N=${fmt(sizes.at(-1)!.n)}`, () => sortedPages(sizes, name))),
@@ -401,6 +402,6 @@ export function evaluateTargets(sizes: readonly SizeResult[], fallback: Fallback
     ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), ...measuredOr('Get one', () => [getOne(sizes)]), ...measuredOr('304 and cached answers', () => cheapAnswers(sizes)),
     ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...measuredOr('Relations', () => relationTargets(sizes)),
     ...measuredOr('Fallback chains', () => fallbackTargets(fallback, sizes)), ...overhead(sizes, fallback), ...measuredOr('Admin pages', () => adminPageTargets(sizes)), ...coldStarts(cold),
-    ...writeCosts(sizes),
+    ...writeCosts(sizes), ...(model === undefined ? [] : modelTargets(model)),
   ]
 }
