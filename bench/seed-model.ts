@@ -79,7 +79,8 @@ if (base === 'jpeg') {
   console.log(`${count} files of ${image.byteLength} bytes in ${took()}`)
 } else if (what === 'articles') {
   const [from = '0', count = '0', token] = rest
-  const files = (await call('GET', '/api/upload/files', token) as { id: number }[]).map((file) => file.id).sort((a, b) => a - b)
+  // Both answer a plain array; ours pages it (25 by default), hence the page size.
+  const files = (await call('GET', '/api/upload/files?pagination[pageSize]=100&sort=id', token) as { id: number }[]).map((file) => file.id).sort((a, b) => a - b)
   await batched(Number(from), Number(count), (j) => {
     const i = j % TEMPLATES
     const rnd = random(8000 + i)
