@@ -134,16 +134,18 @@ measure_all() { # on|off suffix key|n|path...
   local name; [ "$1" = on ] && name="ours, page cache on" || name="ours, API_REST_PAGE_CACHE=0"
   for q in "${@:3}"; do IFS='|' read -r key n path <<<"$q"; measure "$1.$key$2" "$name" "$O" "$path" "$n"; done
 }
-start
-key=$(curl -s -X POST "$O/admin/api-tokens" -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-  -d '{"name":"seed","type":"full-access"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.accessKey')
+token() { # a new full-access API key (one each time the server starts: see the report of 2026-11-27)
+  curl -s -X POST "$O/admin/api-tokens" -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+    -d "{\"name\":\"seed $RANDOM\",\"type\":\"full-access\"}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.accessKey'
+}
+start; key=$(token)
 o_seed="$(seed "$O" landings 0 1000 "$key"); $(seed "$O" files 100 "$key"); $(seed "$O" articles 0 10000 "$key")"
 shape ours "$O" "$zone"; shape ours "$O" "$cover"
 stop
 l3=$(load); both "" "z1|1000|$zone" "c|10000|$cover"
-start; o_seed="$o_seed; $(seed "$O" landings 1000 9000 "$key")"; stop
+start; key=$(token); o_seed="$o_seed; $(seed "$O" landings 1000 9000 "$key")"; stop
 l4=$(load); both "" "z10|10000|$zone"
-start; uploads on.u "$O" "$key"; stop
+start; key=$(token); uploads on.u "$O" "$key"; stop
 
 echo
 echo "| query | N | Strapi req/s | ours req/s, cache on | ratio | ours req/s, cache off | ratio |"
