@@ -132,9 +132,10 @@ both() { # label suffix queries...: a block with the page cache on, then one wit
 }
 measure_all() { # on|off suffix key|n|path...
   local name; [ "$1" = on ] && name="ours, page cache on" || name="ours, API_REST_PAGE_CACHE=0"
-  for q in "${@:3}"; do IFS='|' read -r key n path <<<"$q"; measure "$1.$key$2" "$name" "$O" "$path" "$n"; done
+  local q k n path
+  for q in "${@:3}"; do IFS='|' read -r k n path <<<"$q"; measure "$1.$k$2" "$name" "$O" "$path" "$n"; done
 }
-token() { # a new full-access API key (one each time the server starts: see the report of 2026-11-27)
+token() { # a new full-access API key, for the server just started
   curl -s -X POST "$O/admin/api-tokens" -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
     -d "{\"name\":\"seed $RANDOM\",\"type\":\"full-access\"}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.accessKey'
 }
