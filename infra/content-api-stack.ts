@@ -43,7 +43,8 @@ export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'module'; co
  * (Lambda always hands the role's credentials over in the environment: a third of the bundle),
  * qs's generic `side-channel` (about 34 KB), the SDK's event streams, which no operation we
  * call has (about 13 KB), the LRU cache of its endpoint discovery (about 7 KB) and its checksum
- * module, of which it uses the native SHA-256 only (about 4 KB). Each shim says why it is enough.
+ * module, of which it uses the native SHA-256 only (about 4 KB), and the invocation store its
+ * recursion detection asks for the Lambda runtime's own (about 2 KB). Each shim says why it is enough.
  */
 const SHIMS = {
   '@aws-sdk/credential-provider-node': 'functions/lambda-credentials.ts',
@@ -51,6 +52,7 @@ const SHIMS = {
   '@smithy/core/event-streams': 'functions/no-event-streams.ts',
   'mnemonist/lru-cache': 'functions/lru-cache.ts',
   '@smithy/core/checksum': 'functions/sha256.ts',
+  '@aws/lambda-invoke-store': 'functions/invoke-store.ts',
 } as const
 
 /** How every function is bundled (local esbuild, no Docker); exported for the bundle test. */

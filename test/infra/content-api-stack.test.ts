@@ -373,7 +373,7 @@ describe('stage settings', () => {
 })
 
 describe('bundling', () => {
-  it('gives NodejsFunction the same aliases (credential chain, side-channel, event streams, LRU cache, checksum) the tests and the benchmark bundle with', () => {
+  it('gives NodejsFunction the same aliases (credential chain, side-channel, event streams, LRU cache, checksum, invocation store) the tests and the benchmark bundle with', () => {
     const fromCdk = Object.entries(BUNDLING.esbuildArgs).map(([flag, target]) => [flag.replace(/^--alias:/, ''), target.replace(/^\.\//, '')])
     const fromEsbuild = Object.entries(ESBUILD_OPTIONS.alias ?? {}).map(([name, target]) => [name, target.replace(/^.*?(functions\/)/, '$1')])
     expect(fromCdk).toEqual(fromEsbuild)
@@ -383,6 +383,7 @@ describe('bundling', () => {
       ['@smithy/core/event-streams', 'functions/no-event-streams.ts'],
       ['mnemonist/lru-cache', 'functions/lru-cache.ts'],
       ['@smithy/core/checksum', 'functions/sha256.ts'],
+      ['@aws/lambda-invoke-store', 'functions/invoke-store.ts'],
     ])
   })
 

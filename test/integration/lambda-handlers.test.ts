@@ -654,9 +654,9 @@ describe('the production bundles', { timeout: 120_000 }, () => {
     expect(bundledInputs.filter((input) => /credential-provider-(node|sso|ini|process|web-identity)\//.test(input))).toEqual([])
   })
 
-  it("bundles the small LRU cache and SHA-256 in place of the packages' own, no Metrics and no Hono JSX runtime", () => {
-    expect(bundledInputs.filter((input) => /node_modules\/(mnemonist|obliterator|@aws-lambda-powertools\/metrics|hono\/dist\/jsx)\/|submodules\/checksum\//.test(input))).toEqual([])
-    for (const shim of ['functions/lru-cache.ts', 'functions/sha256.ts', 'lib/admin-ui/jsx/jsx-runtime.ts']) expect(bundledInputs.some((input) => input.endsWith(shim))).toBe(true)
+  it("bundles the small LRU cache, SHA-256, invocation store and log writer in place of the packages' own, no Powertools and no Hono JSX runtime", () => {
+    expect(bundledInputs.filter((input) => /node_modules\/(mnemonist|obliterator|@aws-lambda-powertools\/[a-z]+|@aws\/lambda-invoke-store|hono\/dist\/jsx)\/|submodules\/checksum\//.test(input))).toEqual([])
+    for (const shim of ['functions/lru-cache.ts', 'functions/sha256.ts', 'functions/invoke-store.ts', 'lib/observability/json-logger.ts', 'lib/admin-ui/jsx/jsx-runtime.ts']) expect(bundledInputs.some((input) => input.endsWith(shim))).toBe(true)
   })
 
   it('bundles no schema-file checker: each function reads the registry the synth wrote beside it', () => {
