@@ -3,11 +3,11 @@
 // stack under `/admin/media` and `/admin/content`. It holds the S3 client and sharp, which the admin
 // function's bundle leaves out (its size and cold start: docs/performance.md); the pages are the
 // same code as the local server's.
-import { handle } from 'hono/aws-lambda'
 import { registerMediaLibrary } from '../lib/admin-ui/media-library.js'
 import { createAdminSite } from '../lib/admin-ui/site.js'
 import { createUploadApp } from '../lib/media/upload-app.js'
 import { bundledOpenApi } from '../lib/openapi/bundled.js'
+import { handle } from './api-gateway.js'
 import { mediaBlobs } from './media-blobs.js'
 import { lambdaServices } from './runtime.js'
 

@@ -1,6 +1,6 @@
-import { handle } from 'hono/aws-lambda'
 import { createAdminSite, LIBRARY_ELSEWHERE } from '../lib/admin-ui/site.js'
 import { bundledOpenApi } from '../lib/openapi/bundled.js'
+import { handle } from './api-gateway.js'
 import { lambdaServices } from './runtime.js'
 
 const services = await lambdaServices()

@@ -1,5 +1,5 @@
-import { handle } from 'hono/aws-lambda'
 import { createContentApp } from '../lib/content-app.js'
+import { handle } from './api-gateway.js'
 import { contentTypeOf, lambdaServices } from './runtime.js'
 
 const services = await lambdaServices()

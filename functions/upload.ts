@@ -1,7 +1,7 @@
 // The upload API's function: files in the media bucket (functions/media-blobs.ts). It and the
 // admin media function are the only ones holding the S3 client and sharp.
-import { handle } from 'hono/aws-lambda'
 import { createUploadApp } from '../lib/media/upload-app.js'
+import { handle } from './api-gateway.js'
 import { mediaBlobs } from './media-blobs.js'
 import { lambdaServices } from './runtime.js'
 
