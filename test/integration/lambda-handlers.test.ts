@@ -623,10 +623,11 @@ describe('the production bundles', { timeout: 120_000 }, () => {
    * is the largest and is over that target since the editor's desk, incomplete drafts and components
    * (534 KB), webhooks and media (564 KB), the component and media forms, the editors and revocable
    * sessions (596 KB on 2026-11-27); with the OpenAPI documents and the content-type registry written
-   * at synth rather than built in the functions, 539 KB: its bound here is 545 KB until it is trimmed
-   * back (docs/performance.md).
+   * at synth, 540 KB; with our own log writer and API Gateway handler and the invocation store
+   * shimmed, 517.1 KB: its bound here is 520 KB until the rest is trimmed (docs/performance.md says
+   * what would).
    */
-  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 545_000, content: 500_000, locales: 500_000 }
+  const MAX_BUNDLE_BYTES: Record<string, number> = { admin: 520_000, content: 500_000, locales: 500_000 }
   /** The execution role's temporary credentials, as Lambda puts them in the environment. */
   const CREDENTIALS = { accessKeyId: `ASIA${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64'), sessionToken: randomBytes(48).toString('base64') }
   const REGION = 'eu-west-1'
