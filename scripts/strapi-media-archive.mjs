@@ -4,7 +4,8 @@
 // components/shared/*.json copied to its src/api/page/content-types/page/ and src/components/shared/,
 // with the public role allowed to use api::page.page and plugin::upload's content API): uploads three
 // files, fills pages with media, a component, a repeatable component and a dynamic zone in two
-// locales, drafts and published versions, records the peer's answers to the reads the tests repeat
+// locales, drafts and published versions, a media attribute and a relation inside components
+// (`seo.shareImage`, a zone link's `page`), records the peer's answers to the reads the tests repeat
 // (answers.json), then runs `strapi export --no-encrypt` (content.tar.gz). Usage (docs/moving-from-strapi.md):
 //   node scripts/strapi-media-archive.mjs <peer directory> <peer base URL>
 // The peer must be fresh (./start.sh --fresh): documentIds and file hashes are drawn by Strapi.
@@ -48,18 +49,19 @@ const red = await upload('red.png', 'image/png', png(40, 30, [255, 0, 0]))
 const blue = await upload('blue.png', 'image/png', png(20, 20, [0, 0, 255]))
 const notes = await upload('notes.txt', 'text/plain', Buffer.from('plain notes\n'))
 
+// Contact first: the home page's zone links to it (a relation inside a component).
+const contact = await call('POST', '/pages', { title: 'Contact', links: [{ label: 'Mail', url: 'mailto:a@example.com' }], sections: [{ __component: 'shared.link', label: 'Map', url: '/map' }] })
 const home = await call('POST', '/pages', {
   title: 'Home', cover: red.id, gallery: [blue.id, notes.id],
-  seo: { metaTitle: 'Home page', metaDescription: 'Welcome home' },
+  seo: { metaTitle: 'Home page', metaDescription: 'Welcome home', shareImage: blue.id },
   links: [{ label: 'Docs', url: '/docs' }, { label: 'Blog', url: '/blog' }],
-  sections: [{ __component: 'shared.quote', text: 'Stay hungry', by: 'Someone' }, { __component: 'shared.link', label: 'More', url: '/more' }],
+  sections: [{ __component: 'shared.quote', text: 'Stay hungry', by: 'Someone' }, { __component: 'shared.link', label: 'More', url: '/more', page: contact.documentId }],
 })
 await call('PUT', `/pages/${home.documentId}?locale=fr`, {
   title: 'Accueil', gallery: [red.id], seo: { metaTitle: "Page d'accueil", metaDescription: null },
   sections: [{ __component: 'shared.quote', text: 'Restez affamés', by: "Quelqu'un" }],
 })
 const about = await call('POST', '/pages?status=draft', { title: 'About (draft)', cover: blue.id, seo: { metaTitle: 'About' } })
-const contact = await call('POST', '/pages', { title: 'Contact', links: [{ label: 'Mail', url: 'mailto:a@example.com' }], sections: [{ __component: 'shared.link', label: 'Map', url: '/map' }] })
 await call('PUT', `/pages/${contact.documentId}?status=draft`, { title: 'Contact (new draft)', sections: [{ __component: 'shared.quote', text: 'Call us', by: 'Team' }] })
 
 const reads = [
@@ -68,6 +70,8 @@ const reads = [
   `/pages/${home.documentId}?locale=fr&populate=*`,
   `/pages/${about.documentId}?status=draft&populate=*`,
   `/pages/${contact.documentId}?status=draft&populate[sections]=true`,
+  `/pages/${home.documentId}?populate[seo][populate]=shareImage&populate[sections][on][shared.link][populate]=page&populate[sections][on][shared.quote]=true`,
+  `/pages?locale=en&status=draft&sort=title&populate[seo][populate]=*&populate[sections][on][shared.link][populate][page][fields][0]=title&populate[sections][on][shared.quote]=true`,
   '/pages?sort=title',
 ]
 const answers = {}
