@@ -5,16 +5,15 @@ import { configFromEnv } from '../lib/config.js'
 import { createDocumentClient } from '../lib/storage/client.js'
 import { WebhookStore } from '../lib/storage/webhooks.js'
 import { WebhookService } from '../lib/webhooks/service.js'
-import { registryTypes } from './runtime.js'
+import { optional, registryTypes, required } from './runtime.js'
 
-const region = process.env.AWS_REGION
-if (region === undefined || region === '') throw new Error('Missing environment variable AWS_REGION')
-const queueUrl = process.env.WEBHOOK_QUEUE_URL
-if (queueUrl === undefined || queueUrl === '') throw new Error('Missing environment variable WEBHOOK_QUEUE_URL')
+const region = required('AWS_REGION')
+const queueUrl = required('WEBHOOK_QUEUE_URL')
 
 export const config = configFromEnv(process.env)
 export const types = registryTypes()
-export const db = createDocumentClient({ region })
+// DYNAMODB_ENDPOINT as for the API's functions (tests point it at DynamoDB Local).
+export const db = createDocumentClient({ region, endpoint: optional('DYNAMODB_ENDPOINT') })
 export const webhooks = new WebhookService(new WebhookStore(db, config.tableName), config.webhooks)
 export const sqs = new SQSClient({ region })
 export const WEBHOOK_QUEUE_URL = queueUrl

@@ -2,30 +2,18 @@
 // checks what the real one checks before it answers: the JSON 1.1 target and content type, and a
 // SigV4 signature it computes again, with the SDK's own signer and SHA-256, from the credentials it
 // knows, the signed headers and the body. A request it would refuse gets the service's error.
-import { Sha256 } from '@smithy/core/checksum'
-import { SignatureV4 } from '@smithy/signature-v4'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect } from 'vitest'
+import { checkSignature, headerOf, type FakeCredentials, type SignatureCheck } from './sigv4.js'
 
-export interface FakeCredentials {
-  accessKeyId: string
-  secretAccessKey: string
-  sessionToken?: string
-}
+export type { FakeCredentials } from './sigv4.js'
 
 /** One request as received: what a test asserts on. */
-export interface SecretsManagerCall {
+export interface SecretsManagerCall extends SignatureCheck {
   target: string | undefined
   contentType: string | undefined
   SecretId: string
-  /** The Authorization header's `Credential=` part, e.g. `AKIA…/20260101/eu-west-1/secretsmanager/aws4_request`. */
-  credential: string | undefined
-  signedHeaders: string[]
-  /** The X-Amz-Security-Token header. */
-  securityToken: string | undefined
-  /** The signature checked: `valid`, `missing` (no SigV4 Authorization or X-Amz-Date), or `wrong`. */
-  signature: 'valid' | 'missing' | 'wrong'
 }
 
 /** An answer other than the secret, as Secrets Manager sends it. */
@@ -35,35 +23,10 @@ interface Fault {
   message: string
 }
 
-const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^,]+), SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/
-/** SigV4's X-Amz-Date, e.g. 20260101T120000Z, as a Date. */
-const signingDate = (value: string) => new Date(value.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'))
-/** How far from the server's clock a request's date may be, as AWS allows. */
-const MAX_SKEW_MS = 5 * 60_000
-
 /** The call as received, with its signature checked against `credentials` for `region`. */
 async function check(req: IncomingMessage, body: string, credentials: FakeCredentials, region: string): Promise<SecretsManagerCall> {
-  const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined)
-  const [, credential, signed] = AUTHORIZATION.exec(header('authorization') ?? '') ?? []
-  const amzDate = header('x-amz-date')
-  const call: SecretsManagerCall = {
-    target: header('x-amz-target'),
-    contentType: header('content-type'),
-    SecretId: (JSON.parse(body) as { SecretId: string }).SecretId,
-    credential,
-    signedHeaders: signed?.split(';') ?? [],
-    securityToken: header('x-amz-security-token'),
-    signature: 'missing',
-  }
-  if (signed === undefined || amzDate === undefined) return call
-  const date = signingDate(amzDate)
-  // Sign the same request again: the headers it signed (the signer adds the date and token itself).
-  const headers = Object.fromEntries(call.signedHeaders.filter((name) => name !== 'x-amz-date' && name !== 'x-amz-security-token').map((name) => [name, header(name) ?? '']))
-  const signer = new SignatureV4({ service: 'secretsmanager', region, credentials, sha256: Sha256 })
-  const expected = await signer.sign({ method: req.method!, protocol: 'http:', hostname: '127.0.0.1', path: req.url!, query: {}, headers, body }, { signingDate: date })
-  const valid = expected.headers.authorization === header('authorization') && Math.abs(date.getTime() - Date.now()) < MAX_SKEW_MS
-    && call.signedHeaders.includes('host') && call.securityToken === credentials.sessionToken
-  return { ...call, signature: valid ? 'valid' : 'wrong' }
+  const signature = await checkSignature(req, body, credentials, region, 'secretsmanager')
+  return { target: headerOf(req, 'x-amz-target'), contentType: headerOf(req, 'content-type'), SecretId: (JSON.parse(body) as { SecretId: string }).SecretId, ...signature }
 }
 
 /** The error Secrets Manager answers `call` with before looking at the secret, if any. */
