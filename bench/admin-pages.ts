@@ -7,6 +7,7 @@
 import { createAdminApp } from '../lib/admin-app.js'
 import { createApiClient, type ApiAnswer, type ApiClient } from '../lib/admin-ui/api-client.js'
 import { createAdminUi } from '../lib/admin-ui/app.js'
+import { contentApps, EDITOR_PAGES } from '../lib/admin-ui/editors.js'
 import { SESSION_COOKIE, SessionKeys } from '../lib/admin-ui/session.js'
 import type { Services } from '../lib/services.js'
 import { request, type AdminPages, type BenchContext, type RecordedCall, type Scenario } from './requests.js'
@@ -42,11 +43,11 @@ class RecordingClient implements ApiClient {
   }
 }
 
-/** The admin function's app (the administration API and the pages, as createAdminSite mounts them), its client recording. */
+/** The admin site's app (the administration API and the pages, the documents' ones included, as createAdminSite mounts them), its client recording. */
 export function adminPages(services: Services, adminToken: string): AdminPages {
-  const client = new RecordingClient(createApiClient(services))
+  const client = new RecordingClient(createApiClient(services, contentApps(services)))
   const app = createAdminApp(services)
-  app.route('/', createAdminUi(services, client))
+  app.route('/', createAdminUi(services, client, { editors: EDITOR_PAGES }))
   const signIn = async () => {
     const { value, session } = new SessionKeys(adminToken).issue(Date.now())
     await services.adminSessions.open(session.nonce, session.expires)

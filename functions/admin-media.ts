@@ -3,9 +3,9 @@
 // stack under `/admin/media` and `/admin/content`. It holds the S3 client and sharp, which the admin
 // function's bundle leaves out (its size and cold start: docs/performance.md); the pages are the
 // same code as the local server's.
-import { registerMediaLibrary } from '../lib/admin-ui/media-library.js'
+import { EDITOR_PAGES } from '../lib/admin-ui/editors.js'
+import { mediaLibrary } from '../lib/admin-ui/media-library.js'
 import { createAdminSite } from '../lib/admin-ui/site.js'
-import { createUploadApp } from '../lib/media/upload-app.js'
 import { bundledOpenApi } from '../lib/openapi/bundled.js'
 import { handle } from './api-gateway.js'
 import { mediaBlobs } from './media-blobs.js'
@@ -14,4 +14,4 @@ import { lambdaServices } from './runtime.js'
 const blobs = mediaBlobs()
 const services = await lambdaServices(blobs)
 const media = { blobs, config: services.config.upload }
-export const handler = handle(createAdminSite(services, bundledOpenApi(), false, { uploads: () => createUploadApp(services, media, true), pages: registerMediaLibrary }))
+export const handler = handle(createAdminSite(services, bundledOpenApi(), false, { editors: EDITOR_PAGES, library: mediaLibrary(media) }))

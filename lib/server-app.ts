@@ -2,7 +2,8 @@
 // content type, the locales route and the admin API are separate functions with the same apps.
 import type { Hono } from 'hono'
 import { createLocalesApp } from './admin-app.js'
-import { registerMediaLibrary } from './admin-ui/media-library.js'
+import { EDITOR_PAGES } from './admin-ui/editors.js'
+import { mediaLibrary } from './admin-ui/media-library.js'
 import { createAdminSite } from './admin-ui/site.js'
 import { createContentApp } from './content-app.js'
 import { createBaseApp, json } from './http.js'
@@ -44,7 +45,7 @@ export function createServerApp(services: Services, log?: LogWriter, extra: read
   const openApi = builtOpenApi(services.types, services.config)
   app.route('/', createLocalesApp(services, true, openApi))
   const media = services.media
-  app.route('/', createAdminSite(services, openApi, true, media === undefined ? undefined : { uploads: () => createUploadApp(services, media, true), pages: registerMediaLibrary }))
+  app.route('/', createAdminSite(services, openApi, true, { editors: EDITOR_PAGES, library: media === undefined ? undefined : mediaLibrary(media) }))
   for (const type of services.types) app.route('/', createContentApp(type, services, true))
   if (services.media !== undefined) app.route('/', createUploadApp(services, services.media, true))
   // A local server's own routes (the stored files at /uploads/, lib/local/uploads.ts).

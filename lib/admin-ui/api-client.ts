@@ -1,12 +1,11 @@
 // The admin web interface calls the API in process, through the very apps that serve it over
-// HTTP (admin API, locales, one per content type): every rule, check and error of the API holds
-// for the interface too, and nothing is re-implemented here. The admin token goes in a header of
+// HTTP (admin API, locales, and those its page sets bring: one per content type, the upload API):
+// every rule, check and error of the API holds for the interface too, and nothing is re-implemented here. The admin token goes in a header of
 // the in-process request only (never a URL, never a log: the inner app logs nothing); content
 // requests act as a full-access caller set in the context (TRUSTED_CALLER).
 import type { Context, Hono } from 'hono'
 import { fullAccessCaller, TRUSTED_CALLER } from '../access.js'
 import { createAdminApp, createLocalesApp } from '../admin-app.js'
-import { createContentApp } from '../content-app.js'
 import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { typesOf } from './types.js'
@@ -29,8 +28,11 @@ export interface ApiClient {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>
 }
 
-/** The in-process API of one process's services; `uploads` makes its upload API, if it takes uploads. */
-export function createApiClient(services: Services, uploads?: () => Hono): ApiClient {
+/**
+ * The in-process API of one process's services: the admin and locales apps, and `apps` (the
+ * content apps and upload API of the page sets the process serves, see AdminPages in ui.ts).
+ */
+export function createApiClient(services: Services, apps: readonly Hono[] = []): ApiClient {
   // No request log of its own: the page's request is logged, with the DynamoDB calls of its API calls.
   const inner: Hono = createBaseApp(services.config, false)
   const caller = fullAccessCaller(typesOf(services))
@@ -40,11 +42,7 @@ export function createApiClient(services: Services, uploads?: () => Hono): ApiCl
   })
   inner.route('/', createAdminApp(services, true))
   inner.route('/', createLocalesApp(services, true))
-  // Get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it.
-  const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
-  for (const type of typesOf(services)) inner.route('/', createContentApp(type, arrays, true))
-  // The media library's reads and writes (only a process with a blob store has them).
-  if (uploads !== undefined) inner.route('/', uploads())
+  for (const app of apps) inner.route('/', app)
   const authorization: Record<string, string> = services.adminToken === undefined ? {} : { Authorization: `Bearer ${services.adminToken}` }
   return {
     async call(method, path, body, headers = {}) {

@@ -10,7 +10,7 @@ import { createBaseApp } from '../http.js'
 import type { Services } from '../services.js'
 import { createApiClient, type ApiClient } from './api-client.js'
 import { assetText, EDITOR_SCRIPT, SCRIPT, STYLESHEET, type Asset } from './assets.js'
-import { registerEditorPages } from './editors.js'
+import { registerEditorImages } from './editor-images.js'
 import { formOf } from './form.js'
 import { CSRF_FIELD, Csrf, Frame, Page, Problem, to, type PageContext } from './layout.js'
 import { registerOperatorPages } from './operators.js'
@@ -18,7 +18,7 @@ import { relativeTo } from './paths.js'
 import { rememberSession, sameText, sessionCookieOf, SessionKeys } from './session.js'
 import { registerSignIn, type Refusal } from './sign-in.js'
 import { displayNameOf, typesOf } from './types.js'
-import { seeOther, type Ui } from './ui.js'
+import { seeOther, type AdminPages, type Ui } from './ui.js'
 
 /** No script but ours, no inline script or style, no framing, forms post only to us. */
 export const CONTENT_SECURITY_POLICY =
@@ -51,11 +51,11 @@ const PAGE = 'adminPage'
 const pageOf = (c: Context) => c.get(PAGE) as PageContext
 
 /**
- * The admin web interface's routes, to be mounted beside the admin API (see createAdminSite);
- * `api` is the in-process API its pages call (tests pass one that counts the calls);
- * `mediaLibrary` registers the media library's pages (media-library.tsx) in a process that takes uploads.
+ * The admin web interface's routes, to be mounted beside the admin API (see createAdminSite):
+ * the sign-in, the settings pages, and the page sets of `pages` (documents, media library);
+ * `api` is the in-process API its pages call, with those sets' apps (tests pass one that counts the calls).
  */
-export function createAdminUi(services: Services, api: ApiClient = createApiClient(services), mediaLibrary?: (ui: Ui) => void): Hono {
+export function createAdminUi(services: Services, api: ApiClient = createApiClient(services), pages: AdminPages = {}): Hono {
   const app = createBaseApp(services.config, undefined, true)
   const securityHeaders = headersWith(contentSecurityPolicy(mediaOrigin(services)))
   const keys = new SessionKeys(services.adminToken)
@@ -69,7 +69,7 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
     const session = keys.verify(sessionCookieOf(c), Date.now())
     if (session === undefined || !(await services.adminSessions.isLive(session.nonce))) return seeOther(c, '/admin/sign-in')
     rememberSession(c, session)
-    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: mediaLibrary !== undefined }
+    const page: PageContext = { here: c.req.path, csrf: keys.csrfOf(session), types, media: pages.library !== undefined }
     c.set(PAGE, page)
     await next()
   }
@@ -128,8 +128,11 @@ export function createAdminUi(services: Services, api: ApiClient = createApiClie
   ))
 
   registerOperatorPages(ui)
-  registerEditorPages(ui)
+  // The blocks editor's image list, for the document pages' script: a path under `/admin/*`,
+  // which the stack routes to the admin function, so every process serves it.
+  registerEditorImages(ui)
+  pages.editors?.pages(ui)
   // The library's pages need the upload API: only a process that takes uploads registers them.
-  mediaLibrary?.(ui)
+  pages.library?.pages(ui)
   return app
 }

@@ -2,12 +2,14 @@
 // Editors' pages, generated from the content types: per collection type a list (content-list.tsx),
 // per document a page with one form per locale (document-page.tsx), and the form posts behind
 // them. Every read and write is a call of the content API (api-client.ts); its 400s are shown next
-// to the field they name.
-import type { Context } from 'hono'
+// to the field they name. A page set (EDITOR_PAGES): only the processes that serve these pages
+// bundle them and the content apps (not the admin function, whose stack routes them elsewhere).
+import type { Context, Hono } from 'hono'
+import { createContentApp } from '../content-app.js'
 import { routeName, type ContentType } from '../content-types.js'
+import type { Services } from '../services.js'
 import { fieldErrorsOf, messageOf, type ApiAnswer } from './api-client.js'
 import { listPage } from './content-list.js'
-import { registerEditorImages } from './editor-images.js'
 import { bulkAction, isBulkIntent } from './list-bulk.js'
 import { DocumentPage, NOTICES, type FormState } from './document-page.js'
 import { documentPath, localesOf, readDocument } from './documents.js'
@@ -22,7 +24,7 @@ import { errorKey } from './components-form/state.js'
 import { readLibrary } from './media-files.js'
 import { chosenMedia, mediaData, usesMedia } from './media-picker.js'
 import { attributesOf, hasDraftAndPublish, typeAt, typesOf } from './types.js'
-import { seeOther, type Ui } from './ui.js'
+import { seeOther, type PageSet, type Ui } from './ui.js'
 
 /** Files each media picker offers from the library (the newest). */
 const PICKER_FILES = 24
@@ -30,7 +32,6 @@ const PICKER_FILES = 24
 export function registerEditorPages(ui: Ui): void {
   const { api } = ui
   const types = typesOf(ui.services)
-  registerEditorImages(ui)
   const notFoundPage = (c: Context, page: PageContext) => c.html(<Page page={page} title="Not found"><p>There is nothing here.</p><p><a href={to(page, '/admin')}>Back to the admin</a></p></Page>, 404)
 
   const showDocument = async (c: Context, page: PageContext, type: ContentType, documentId: string | undefined, state: FormState = {}, status = 200) => {
@@ -174,3 +175,12 @@ export function registerEditorPages(ui: Ui): void {
     return type?.kind === 'collection' && /^[a-z0-9]{24}$/.test(documentId) ? act(c, page, type, documentId, form) : notFoundPage(c, page)
   })
 }
+
+/** The content apps the pages call in process; get-one answers as arrays whatever the deployment's findOneShape: `locale=*` needs it. */
+export function contentApps(services: Services): Hono[] {
+  const arrays: Services = { ...services, config: { ...services.config, rest: { ...services.config.rest, findOneShape: 'array' } } }
+  return typesOf(services).map((type) => createContentApp(type, arrays, true))
+}
+
+/** The documents' pages and the content apps they call. */
+export const EDITOR_PAGES: PageSet = { apps: contentApps, pages: registerEditorPages }

@@ -6,6 +6,8 @@
 // the count of documents comes from the index of links (lib/media/usage.ts).
 import type { Context } from 'hono'
 import { routeName, typeByUid } from '../content-types.js'
+import type { Media } from '../media/blobs.js'
+import { createUploadApp } from '../media/upload-app.js'
 import { fileUsage } from '../media/usage.js'
 import { messageOf } from './api-client.js'
 import { Csrf, Notice, Page, Problem, to, type PageContext } from './layout.js'
@@ -13,7 +15,7 @@ import { readLibrary, summaryOf, uploadFiles, type FileSummary } from './media-f
 import { Thumbnail } from './media-picker.js'
 import { queryOf } from './paths.js'
 import { displayNameOf } from './types.js'
-import { seeOther, type Ui } from './ui.js'
+import { seeOther, type PageSet, type Ui } from './ui.js'
 
 /** Files a page of the grid shows. */
 export const GRID_SIZE = 24
@@ -141,4 +143,9 @@ export function registerMediaLibrary(ui: Ui): void {
     const answer = await ui.api.call('POST', `/api/upload?${new URLSearchParams({ id })}`, body)
     return answer.status === 200 ? seeOther(c, `/admin/media/${id}${queryOf({ notice: 'saved' })}`) : filePage(ui, c, page, id, messageOf(answer), answer.status)
   })
+}
+
+/** The media library of a process that takes uploads into `media`: its pages, and the upload API they call. */
+export function mediaLibrary(media: Media): PageSet {
+  return { apps: (services) => [createUploadApp(services, media, true)], pages: registerMediaLibrary }
 }

@@ -6,29 +6,27 @@ import type { OpenApiSource } from '../openapi/paths.js'
 import type { Services } from '../services.js'
 import { createApiClient } from './api-client.js'
 import { createAdminUi } from './app.js'
-import type { Ui } from './ui.js'
+import type { AdminPages, PageSet } from './ui.js'
 
-/** The media library of a process that takes uploads: its upload API, and the pages that call it. */
-export interface MediaLibrary {
-  /** Undefined where another process serves the pages that upload (LIBRARY_ELSEWHERE). */
-  readonly uploads?: () => Hono
-  readonly pages: (ui: Ui) => void
-}
+/** The media library of a deployment that has one, where another process serves its pages: the navigation links it. */
+export const LIBRARY_ELSEWHERE: PageSet = { apps: () => [], pages: () => undefined }
 
 /**
- * The admin function's on AWS: the deployment has a media library (the navigation links it), but its
- * pages and the documents' pages are the admin media function's (functions/admin-media.ts), routed
- * there by the stack; this process registers none of them and takes no uploads.
+ * The admin function's on AWS: the settings pages only. The documents' pages and the media
+ * library's are the admin media function's (functions/admin-media.ts), routed there by the stack;
+ * this process bundles neither them nor the content apps they call, and takes no uploads.
  */
-export const LIBRARY_ELSEWHERE: MediaLibrary = { pages: () => undefined }
+export const SETTINGS_PAGES_ONLY: AdminPages = { library: LIBRARY_ELSEWHERE }
 
 /**
  * The administration API and web interface; `mounted` inside the server app (see createBaseApp).
- * `media`, from a process with a blob store: passed in, so the admin function's bundle holds
- * neither the upload code (nor sharp) nor the library's pages. `openApi`: where `/admin/openapi.json` comes from.
+ * `pages`: the page sets this process serves beside the settings pages, passed in so that the
+ * admin function's bundle holds none of them (nor the upload code and sharp). `openApi`: where
+ * `/admin/openapi.json` comes from.
  */
-export function createAdminSite(services: Services, openApi: OpenApiSource, mounted = false, media?: MediaLibrary): Hono {
+export function createAdminSite(services: Services, openApi: OpenApiSource, mounted = false, pages: AdminPages = {}): Hono {
   const app = createAdminApp(services, mounted, openApi)
-  app.route('/', createAdminUi(services, createApiClient(services, media?.uploads), media?.pages))
+  const apps = [pages.editors, pages.library].flatMap((set) => set?.apps(services) ?? [])
+  app.route('/', createAdminUi(services, createApiClient(services, apps), pages))
   return app
 }

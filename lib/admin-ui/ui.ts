@@ -1,6 +1,6 @@
 // What the page modules (operators, editors) get from the admin web interface's app: the API,
 // and route registration that applies the security headers, the session and the CSRF check.
-import type { Context } from 'hono'
+import type { Context, Hono } from 'hono'
 import type { Services } from '../services.js'
 import type { ApiClient } from './api-client.js'
 import type { Form } from './form.js'
@@ -17,6 +17,26 @@ export interface Ui {
   page(path: string, handler: PageHandler): void
   /** A form POST for a signed-in session, refused (403) without its CSRF token. */
   action(path: string, handler: ActionHandler): void
+}
+
+/**
+ * Pages a process serves beside the settings pages (app.tsx, operators, locales, webhooks), with
+ * the apps they call through the in-process API (mounted beside the admin and locales apps).
+ */
+export interface PageSet {
+  readonly apps: (services: Services) => readonly Hono[]
+  readonly pages: (ui: Ui) => void
+}
+
+/**
+ * The page sets of one process's admin site; each undefined where another function serves those
+ * pages (the admin media function on AWS: the stack routes `/admin/content` and `/admin/media` there).
+ */
+export interface AdminPages {
+  /** The documents' pages (EDITOR_PAGES, editors.tsx). */
+  readonly editors?: PageSet
+  /** The media library's pages and the upload API; set, the navigation links the library. */
+  readonly library?: PageSet
 }
 
 /** A 303 to an app path, relative to the current page (POST, then GET: a reload posts nothing). */

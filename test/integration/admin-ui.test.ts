@@ -4,6 +4,7 @@ import type { Hono } from 'hono'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from '../../lib/admin-ui/api-client.js'
 import { createAdminUi } from '../../lib/admin-ui/app.js'
+import { contentApps, EDITOR_PAGES } from '../../lib/admin-ui/editors.js'
 import { ADMIN_TOKEN, createTestContext, tableSnapshot, type TestContext } from '../support/context.js'
 
 let ctx: TestContext
@@ -338,10 +339,10 @@ describe('the admin web interface', () => {
       await make('Live')
       const changed = await make('Changed')
       await small.request('PUT', `/api/articles/${changed}?locale=en&status=draft`, { token, body: { data: { title: 'Changed again' } } })
-      const inner = createApiClient(small.services)
+      const inner = createApiClient(small.services, contentApps(small.services))
       const answers: string[] = []
       const counted: ApiClient = { call: async (method, path, ...rest) => { const answer = await inner.call(method, path, ...rest); answers.push(`${answer.status} ${decodeURIComponent(path)}`); return answer } }
-      const ui = createAdminUi(small.services, counted)
+      const ui = createAdminUi(small.services, counted, { editors: EDITOR_PAGES })
       const own = await signIn('http://localhost', ui) // sessions live in the table: this one's
       const html = await (await ui.request('/admin/content/articles?pageSize=10', { headers: { Cookie: own.cookie } })).text()
       expect(answers.filter((line) => line.includes('never-published'))).toEqual([expect.stringMatching(/^400 /)])
@@ -357,9 +358,9 @@ describe('the admin web interface', () => {
         if (i % 3 === 0) await ctx.request('PUT', `/api/articles/${id}?locale=fr&status=draft`, { token, body: { data: { title: `Compté ${i}` } } })
       }
       const calls: string[] = []
-      const inner = createApiClient(ctx.services)
+      const inner = createApiClient(ctx.services, contentApps(ctx.services))
       const counted: ApiClient = { call: (method, path, ...rest) => (calls.push(`${method} ${path}`), inner.call(method, path, ...rest)) }
-      const ui = createAdminUi(ctx.services, counted)
+      const ui = createAdminUi(ctx.services, counted, { editors: EDITOR_PAGES })
       const callsFor = async (pageSize: number) => {
         calls.length = 0
         const response = await ui.request(`/admin/content/articles?q=Counted&pageSize=${pageSize}`, { headers: { Cookie: session.cookie } })
@@ -398,9 +399,9 @@ describe('the admin web interface', () => {
         await Promise.all(Array.from({ length: Math.min(20, 101 - batch) }, (_, i) => ctx.request('POST', '/api/tags?locale=en', { token, body: { data: { name: `Bounded ${String(batch + i).padStart(3, '0')}` } } })))
       }
       const calls: string[] = []
-      const inner = createApiClient(ctx.services)
+      const inner = createApiClient(ctx.services, contentApps(ctx.services))
       const counted: ApiClient = { call: (method, path, ...rest) => (calls.push(`${method} ${decodeURIComponent(path)}`), inner.call(method, path, ...rest)) }
-      const ui = createAdminUi(ctx.services, counted)
+      const ui = createAdminUi(ctx.services, counted, { editors: EDITOR_PAGES })
       const pageOf = async (query: string) => {
         calls.length = 0
         const response = await ui.request(`/admin/content/articles/${article}?locale=en${query}`, { headers: { Cookie: session.cookie } })

@@ -7,6 +7,7 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAdminUi } from '../../lib/admin-ui/app.js'
+import { EDITOR_PAGES } from '../../lib/admin-ui/editors.js'
 import { registerMediaLibrary } from '../../lib/admin-ui/media-library.js'
 import { shippedTypes } from '../support/types.js'
 import { buildOpenApiDocument } from '../../lib/openapi/document.js'
@@ -163,7 +164,7 @@ describe('GET /api/openapi.json', () => {
     })
 
     it('lists exactly the routes the apps serve (the admin document; the HTML pages of the admin web interface apart)', () => {
-      const pages = new Set(createAdminUi(ctx.services, undefined, registerMediaLibrary).routes.map((route) => `${route.method} ${route.path}`))
+      const pages = new Set(createAdminUi(ctx.services, undefined, { editors: EDITOR_PAGES, library: { apps: () => [], pages: registerMediaLibrary } }).routes.map((route) => `${route.method} ${route.path}`))
       const served = ctx.app.routes
         .filter((route) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(route.method) && route.path !== '/_health' && !pages.has(`${route.method} ${route.path}`))
         .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
