@@ -8,7 +8,7 @@
 // the transaction. Pure: the bench's probe (capacity-probe.ts) gathers the items.
 import type { IndexDeclaration } from '../lib/table.js'
 import { PARTITION_KEY, SORT_KEY, HEAD } from '../lib/table.js'
-import { itemBytes } from './item-size.js'
+import { itemBytes } from '../lib/storage/item-size.js'
 
 export type Item = Record<string, unknown>
 

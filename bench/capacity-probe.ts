@@ -6,7 +6,7 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { META, type IndexDeclaration } from '../lib/table.js'
-import { itemBytes } from './item-size.js'
+import { itemBytes } from '../lib/storage/item-size.js'
 import { readUnits, writeCost, writeFloor, type Item, type ItemChange } from './capacity-model.js'
 
 /** Capacity modelled since the last take. */

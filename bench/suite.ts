@@ -4,7 +4,7 @@
 // write kinds.
 import { INDEX, slotIndex } from '../lib/table.js'
 import type { CapacityMeter } from './capacity.js'
-import { keysBytes } from './item-size.js'
+import { keysBytes } from '../lib/storage/item-size.js'
 import { measurePair, sample, summarize, type Pair, type Sample } from './measure.js'
 import type { KindResult, SizeResult } from './results.js'
 import { capacityLine } from './capacity-report.js'

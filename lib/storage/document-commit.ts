@@ -17,6 +17,7 @@ import { headKey, type Version } from './items.js'
 import { claimedAttribute, claimWrites } from './unique.js'
 import { LinkIndex, linkChanges, type LinkKey } from './links.js'
 import { changeFits, finishChange, markItems, MAX_TRANSACTION_BYTES, MAX_TRANSACTION_ITEMS, planWide, unmark, unmarkPlan, wideHeadMove, type WidePlan } from './wide/commit.js'
+import { requestBytes } from './item-size.js'
 
 /** What a write needs to know of the locale registry; refreshed when a guard says it is stale. */
 export interface LocaleGuard {
@@ -60,7 +61,7 @@ const WRITE_ATTEMPTS = 10
 
 /** True when `items` fit one DynamoDB transaction (100 items, 4 MB). */
 function fitsOneTransaction(items: readonly TransactItem[]): boolean {
-  return items.length <= MAX_TRANSACTION_ITEMS && Buffer.byteLength(JSON.stringify(items)) <= MAX_TRANSACTION_BYTES
+  return items.length <= MAX_TRANSACTION_ITEMS && requestBytes(items) <= MAX_TRANSACTION_BYTES
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }

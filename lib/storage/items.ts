@@ -7,6 +7,8 @@ import { collatorFor } from '../query/sort.js'
 import { ATTR, HEAD, META, indexedFields, listKey, parseList, publicationList, servedList, slotKey, versionList, type PublicationState, type Status } from '../table.js'
 import { indexKey, keyKindOf } from './index-keys.js'
 import { filterableValue } from '../components/values.js'
+import { itemBytes } from './item-size.js'
+import { packJson, unpackJson } from './packed-json.js'
 
 /** One stored locale version, as read from the table. */
 export interface Version {
@@ -99,9 +101,10 @@ export function slotKeys(type: ContentType, version: Version, collation: string)
 /** The stored form of an attribute value. */
 export function encodeValue(type: ContentType, name: string, value: unknown): unknown {
   const attribute = type.attributes[name]
-  // Components too: a version's components are one string each, whatever their nesting.
+  // Components too: a version's components are one JSON text each, whatever their nesting,
+  // compressed when large (packed-json.ts).
   const text = attribute !== undefined ? JSON_TEXT_TYPES.has(attribute.type) : Object.hasOwn(type.components, name)
-  return text && value !== null ? JSON.stringify(value) : value
+  return text && value !== null ? packJson(value) : value
 }
 
 /** Reads a stored item of `type` into a Version. */
@@ -111,7 +114,7 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   const attributes: Attributes = {}
   for (const [name, attribute] of Object.entries(type.attributes)) {
     const raw = item[name]
-    attributes[name] = raw === undefined || raw === null ? null : JSON_TEXT_TYPES.has(attribute.type) ? JSON.parse(raw as string) : raw
+    attributes[name] = raw === undefined || raw === null ? null : JSON_TEXT_TYPES.has(attribute.type) ? unpackJson(raw as string | Uint8Array) : raw
   }
   for (const name of ownedRelations(type)) {
     const raw = item[name]
@@ -119,7 +122,7 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
   for (const name of Object.keys(type.components)) {
     const raw = item[name]
-    attributes[name] = raw === undefined || raw === null ? null : JSON.parse(raw as string)
+    attributes[name] = raw === undefined || raw === null ? null : unpackJson(raw as string | Uint8Array)
   }
   return {
     documentId: item.documentId as string,
@@ -190,7 +193,7 @@ export function versionToItem(type: ContentType, version: Version, servedIn?: st
   }
   Object.assign(item, slotKeys(type, version, servedIn ?? version.locale))
   item[ATTR.values] = filterValues(type, version)
-  if (Buffer.byteLength(JSON.stringify(item)) > MAX_ITEM_BYTES) throw payloadTooLarge(MAX_ITEM_BYTES)
+  if (itemBytes(item) > MAX_ITEM_BYTES) throw payloadTooLarge(MAX_ITEM_BYTES)
   return item
 }
 

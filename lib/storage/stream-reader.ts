@@ -73,12 +73,14 @@ export class StreamReader {
 
 /**
  * The Streams client reads an empty map (`{"M":{}}`) as `{}`, which unmarshall refuses: it is put
- * back, at any depth.
+ * back, at any depth. A Lambda event's records carry binary values (compressed JSON text,
+ * packed-json.ts) as base64 text, which the Streams client has decoded already: decoded here too.
  */
 function emptyMapsKept(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
   const attribute = value as Record<string, unknown>
   if (Object.keys(attribute).length === 0) return { M: {} }
+  if (typeof attribute.B === 'string') return { B: new Uint8Array(Buffer.from(attribute.B, 'base64')) }
   if (attribute.M !== undefined) return { M: Object.fromEntries(Object.entries(attribute.M as Record<string, unknown>).map(([name, inner]) => [name, emptyMapsKept(inner)])) }
   if (Array.isArray(attribute.L)) return { L: attribute.L.map(emptyMapsKept) }
   return attribute

@@ -1,5 +1,6 @@
 // Bad input at the HTTP boundary (behaviour.md §1, §5, §6, §8 "order of checks"): every case is a
 // 4xx in the error envelope, nothing is written, and malformed documentIds never reach DynamoDB.
+import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { MAX_QUERY_LENGTH } from '../../lib/query/parse.js'
 import { createTestContext, json, tableSnapshot, type TestContext } from '../support/context.js'
@@ -103,7 +104,9 @@ describe('bad input', () => {
 
     it('returns 413 for a body under the limit whose stored version would exceed the item size, and writes nothing', async () => {
       const paragraph = (text: string) => ({ type: 'paragraph', children: [{ type: 'text', text }] })
-      const body = Array.from({ length: 9 }, () => paragraph('y'.repeat(50_000)))
+      // Text that compression barely shrinks (blocks past 1 KB are stored compressed): 900 KB of it.
+      const bytes = randomBytes(9 * 75_000)
+      const body = Array.from({ length: 9 }, (_, i) => paragraph(bytes.subarray(i * 75_000, (i + 1) * 75_000).toString('base64')))
       await writesNothing(async () => {
         const created = await ctx.request('POST', '/api/articles', { token: key, body: { data: { title: 'big', body } } })
         await expectError(created, 413, 'PayloadTooLargeError')

@@ -82,6 +82,14 @@ describe('webhook events from the change stream', () => {
     expect((await eventsOf(article.documentId, 2)).sort()).toEqual(['entry.create en draft', 'entry.publish en published'])
   })
 
+  it('sends a large blocks value (stored compressed) in the entry as it was written', async () => {
+    const body = Array.from({ length: 20 }, (_, i) => ({ type: 'paragraph', children: [{ type: 'text', text: `Paragraph ${i} of a body stored compressed past 1 KB.` }] }))
+    const article = await send('POST', '/api/articles', { data: { title: 'Packed body', body } })
+    expect((await eventsOf(article.documentId, 2)).sort()).toEqual(['entry.create en draft', 'entry.publish en published'])
+    const entries = receiver.received.filter((request) => request.json?.entry?.documentId === article.documentId).map(({ json }) => json.entry)
+    for (const entry of entries) expect(entry.body).toEqual(body)
+  })
+
   it('signs every delivery so a Standard Webhooks library verifies it, with the X-Strapi-Event header', async () => {
     const author = await send('POST', '/api/authors', { data: { name: 'Signed' } })
     await eventsOf(author.documentId, 1)

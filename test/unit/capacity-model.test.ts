@@ -2,7 +2,7 @@
 // write units by the rules of DynamoDB's developer guide, worked out by hand here.
 import { describe, expect, it } from 'vitest'
 import { indexEntry, indexWriteUnits, readUnits, writeCost, writeFloor, writeUnits } from '../../bench/capacity-model.js'
-import { itemBytes } from '../../bench/item-size.js'
+import { itemBytes } from '../../lib/storage/item-size.js'
 import type { IndexDeclaration } from '../../lib/table.js'
 
 const byList: IndexDeclaration = { name: 'byList', partitionKey: { name: 'lk', type: 'S' }, sortKey: { name: 'id', type: 'N' }, projection: { type: 'ALL' } }

@@ -23,6 +23,7 @@ import { ConditionFailed, conditionalWrite, inParallel, TransactionConflict, tra
 import { countUpdates, listDeltas, planSteps, type Chains, type DocumentState, type Step, type TransactItem } from '../document-plan.js'
 import { encodeValue, type Version } from '../items.js'
 import { markText, type Mark, type WideChange } from './overlay.js'
+import { requestBytes } from '../item-size.js'
 
 /** DynamoDB's limits on one transaction (items; bytes, JSON text overstating DynamoDB's sizes a little). */
 export const MAX_TRANSACTION_ITEMS = 100
@@ -33,7 +34,7 @@ const MAX_CHANGE_BYTES = 300 * 1024
 
 /** True when the head can hold `change` beside its own few attributes. */
 export function changeFits(change: WideChange): boolean {
-  return Buffer.byteLength(JSON.stringify(change)) <= MAX_CHANGE_BYTES
+  return requestBytes(change) <= MAX_CHANGE_BYTES
 }
 
 /** Items marked at once (each one UpdateItem, or a PutItem for a placeholder). */
@@ -234,7 +235,7 @@ function chunks(steps: readonly Step[]): Step[][] {
   let current: Step[] = []
   let bytes = 0
   for (const step of steps) {
-    const size = Buffer.byteLength(JSON.stringify(step.item)) + 200 * step.lists.length
+    const size = requestBytes(step.item) + 200 * step.lists.length
     const lists = listDeltas([...current, step]).size
     if (current.length > 0 && (current.length + 1 + lists > MAX_TRANSACTION_ITEMS || bytes + size > MAX_TRANSACTION_BYTES)) {
       groups.push(current)

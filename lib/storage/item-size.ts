@@ -24,7 +24,7 @@ function valueSize(value: unknown): number {
   return Buffer.byteLength(String(value))
 }
 
-/** The size of one item. */
+/** The size of one item: what DynamoDB's 400 KB limit and its capacity units count. */
 export function itemBytes(item: Record<string, unknown>): number {
   return Object.entries(item).reduce((sum, [name, value]) => (value === undefined ? sum : sum + Buffer.byteLength(name) + valueSize(value)), 0)
 }
@@ -32,4 +32,15 @@ export function itemBytes(item: Record<string, unknown>): number {
 /** The total size of index entries (or items): what a Query reading all of them reads. */
 export function keysBytes(items: readonly Record<string, unknown>[]): number {
   return items.reduce((sum, item) => sum + itemBytes(item), 0)
+}
+
+/**
+ * The size of a request's JSON text (a transaction's items, a head's change), a binary value
+ * counted as its bytes (DynamoDB's own request limits count it so; the SDK sends it as base64).
+ */
+export function requestBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value, function (this: Record<string, unknown>, name: string, inner: unknown) {
+    const raw = this[name]
+    return raw instanceof Uint8Array ? 'x'.repeat(raw.byteLength) : inner
+  }))
 }
