@@ -72,7 +72,7 @@ async function batchWrite(db: DynamoDBDocumentClient, tableName: string, items: 
 }
 
 /** Writes `items` in batches of 25, IN_FLIGHT batches at a time. */
-async function writeAll(db: DynamoDBDocumentClient, tableName: string, items: readonly Record<string, unknown>[]): Promise<void> {
+export async function writeAll(db: DynamoDBDocumentClient, tableName: string, items: readonly Record<string, unknown>[]): Promise<void> {
   let next = 0
   const worker = async () => {
     while (next < items.length) {

@@ -6,8 +6,7 @@
 // K times; prints the CPU time of this process and of DynamoDB Local's JVM per request, as a
 // table (each request logs its calls and RCU).
 //   node --import tsx [--cpu-prof] bench/zone-profile.ts [R] [K]
-import { ScanCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { inflateRawSync } from 'node:zlib'
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { FILE_TYPE } from '../lib/content-types.js'
 import { startDynamoLocal } from '../lib/local/dynamodb-local.js'
 import { parseConfig } from '../lib/config.js'
@@ -20,6 +19,7 @@ import { imageAttributes, landingBlocks } from './model-data.js'
 import { modelTypes } from './media-zones.js'
 import { send } from './requests.js'
 import { cpuSeconds } from './process-cpu.js'
+import { unpackAll } from './unpack-table.js'
 
 const rounds = Number(process.argv[2] ?? 20)
 const turns = Number(process.argv[3] ?? 3)
@@ -45,24 +45,6 @@ async function setUp(db: DynamoDBDocumentClient, tableName: string) {
     return version(documentId, nextId(), i, { title: words(rnd, 'en', 3), body, slug: `article-${i}`, ...sharedAttributes(rnd), cover: files[i]! })
   })
   return app
-}
-
-/** Rewrites every compressed value of the table as JSON text: the layout before packed-json.ts. */
-async function unpackAll(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
-  let rewritten = 0
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }))
-    for (const item of page.Items ?? []) {
-      const packed = Object.entries(item).filter(([, value]) => value instanceof Uint8Array)
-      if (packed.length === 0) continue
-      for (const [name, value] of packed) item[name] = inflateRawSync(value as Uint8Array).toString('utf8')
-      await db.send(new PutCommand({ TableName: tableName, Item: item }))
-      rewritten++
-    }
-    start = page.LastEvaluatedKey
-  } while (start !== undefined)
-  return rewritten
 }
 
 const local = await startDynamoLocal({ startTimeoutMs: 300_000 })
