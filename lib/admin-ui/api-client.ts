@@ -1,8 +1,9 @@
 // The admin web interface calls the API in process, through the very apps that serve it over
 // HTTP (admin API, locales, and those its page sets bring: one per content type, the upload API):
-// every rule, check and error of the API holds for the interface too, and nothing is re-implemented here. The admin token goes in a header of
-// the in-process request only (never a URL, never a log: the inner app logs nothing); content
-// requests act as a full-access caller set in the context (TRUSTED_CALLER).
+// every rule, check and error of the API holds for the interface too, and nothing is
+// re-implemented here. The admin token goes in a header of the in-process request only (never a
+// URL, never a log: the inner app logs nothing); content requests act as a full-access caller set
+// in the context (TRUSTED_CALLER).
 import type { Context, Hono } from 'hono'
 import { fullAccessCaller, TRUSTED_CALLER } from '../access.js'
 import { createAdminApp, createLocalesApp } from '../admin-app.js'

@@ -47,15 +47,14 @@ function answer(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body))
 }
 
-export async function fakeSqs(options: { credentials: FakeCredentials; region: string }): Promise<FakeSqs> {
-  const calls: FakeSqs['calls'] = []
-  const messages: Stored[] = []
-  const deduplicated = new Map<string, number>()
-  let failures = 0
-  let queueUrl = ''
-  const fault = (res: ServerResponse, type: string, message: string, status = 400) => answer(res, status, { __type: `com.amazonaws.sqs#${type}`, message })
+/** The queue itself: FIFO deduplication, receipt handles, and what the event source mapping sees. */
+class FifoQueue {
+  readonly messages: Stored[] = []
+  private readonly deduplicated = new Map<string, number>()
 
-  const sendBatch = (input: { Entries?: { Id: string; MessageBody: string; MessageGroupId?: string; MessageDeduplicationId?: string }[] }): Outcome => {
+  constructor(private readonly region: string) {}
+
+  sendBatch(input: { Entries?: { Id: string; MessageBody: string; MessageGroupId?: string; MessageDeduplicationId?: string }[] }): Outcome {
     const entries = input.Entries ?? []
     if (entries.length === 0) return { error: ['EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.'] }
     if (entries.length > 10) return { error: ['TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`] }
@@ -64,24 +63,70 @@ export async function fakeSqs(options: { credentials: FakeCredentials; region: s
       if (entry.MessageGroupId === undefined) return { error: ['MissingParameter', 'The request must contain the parameter MessageGroupId.'] }
       if (entry.MessageDeduplicationId === undefined) return { error: ['InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly'] }
       const messageId = randomUUID()
-      const seen = deduplicated.get(entry.MessageDeduplicationId)
+      const seen = this.deduplicated.get(entry.MessageDeduplicationId)
       // A FIFO queue accepts a duplicate within 5 minutes and queues nothing.
       if (seen === undefined || Date.now() - seen > DEDUPLICATION_MS) {
-        deduplicated.set(entry.MessageDeduplicationId, Date.now())
-        messages.push({ messageId, body: entry.MessageBody, group: entry.MessageGroupId, deduplicationId: entry.MessageDeduplicationId, sentAt: Date.now(), receiveCount: 0, receiptHandle: '' })
+        this.deduplicated.set(entry.MessageDeduplicationId, Date.now())
+        this.messages.push({ messageId, body: entry.MessageBody, group: entry.MessageGroupId, deduplicationId: entry.MessageDeduplicationId, sentAt: Date.now(), receiveCount: 0, receiptHandle: '' })
       }
-      Successful.push({ Id: entry.Id, MessageId: messageId, MD5OfMessageBody: md5(entry.MessageBody), SequenceNumber: String(messages.length).padStart(20, '0') })
+      Successful.push({ Id: entry.Id, MessageId: messageId, MD5OfMessageBody: md5(entry.MessageBody), SequenceNumber: String(this.messages.length).padStart(20, '0') })
     }
     return { result: { Successful, Failed: [] } }
   }
 
-  const changeVisibility = (input: { ReceiptHandle?: string; VisibilityTimeout?: number }): Outcome => {
-    const message = messages.find((candidate) => candidate.receiptHandle === input.ReceiptHandle)
+  changeVisibility(input: { ReceiptHandle?: string; VisibilityTimeout?: number }): Outcome {
+    const message = this.messages.find((candidate) => candidate.receiptHandle === input.ReceiptHandle)
     if (message === undefined) return { error: ['ReceiptHandleIsInvalid', `The input receipt handle "${input.ReceiptHandle}" is not a valid receipt handle.`] }
     if (typeof input.VisibilityTimeout !== 'number' || input.VisibilityTimeout < 0 || input.VisibilityTimeout > 43_200) return { error: ['InvalidParameterValue', 'Value for parameter VisibilityTimeout is invalid.'] }
     return { result: {} }
   }
 
+  receive(): SQSEvent {
+    return {
+      Records: this.messages.map((message) => {
+        message.receiveCount += 1
+        message.receiptHandle = randomUUID()
+        return this.record(message)
+      }),
+    }
+  }
+
+  remove(event: SQSEvent, failed: readonly { itemIdentifier: string }[]): void {
+    const kept = new Set(failed.map((failure) => failure.itemIdentifier))
+    for (const received of event.Records) {
+      const index = this.messages.findIndex((message) => message.messageId === received.messageId)
+      if (index >= 0 && !kept.has(received.messageId)) this.messages.splice(index, 1)
+    }
+  }
+
+  private record(message: Stored): SQSRecord {
+    return {
+      messageId: message.messageId,
+      receiptHandle: message.receiptHandle,
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'AROAEXAMPLE',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+        MessageGroupId: message.group,
+        MessageDeduplicationId: message.deduplicationId,
+      },
+      messageAttributes: {},
+      md5OfBody: md5(message.body),
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:${this.region}:123456789012:webhook-deliveries.fifo`,
+      awsRegion: this.region,
+    }
+  }
+}
+
+export async function fakeSqs(options: { credentials: FakeCredentials; region: string }): Promise<FakeSqs> {
+  const calls: FakeSqs['calls'] = []
+  const queue = new FifoQueue(options.region)
+  let failures = 0
+  let queueUrl = ''
+  const fault = (res: ServerResponse, type: string, message: string, status = 400) => answer(res, status, { __type: `com.amazonaws.sqs#${type}`, message })
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
@@ -98,7 +143,7 @@ export async function fakeSqs(options: { credentials: FakeCredentials; region: s
         return fault(res, 'InternalError', 'We encountered an internal error. Please try again.', 500)
       }
       if (input.QueueUrl !== queueUrl) return fault(res, 'QueueDoesNotExist', 'The specified queue does not exist.')
-      const outcome: Outcome = operation === 'SendMessageBatch' ? sendBatch(input) : operation === 'ChangeMessageVisibility' ? changeVisibility(input) : { error: ['UnknownOperationException', ''] }
+      const outcome: Outcome = operation === 'SendMessageBatch' ? queue.sendBatch(input) : operation === 'ChangeMessageVisibility' ? queue.changeVisibility(input) : { error: ['UnknownOperationException', ''] }
       if (outcome.error !== undefined) return fault(res, ...outcome.error)
       answer(res, 200, outcome.result)
     })())
@@ -106,44 +151,14 @@ export async function fakeSqs(options: { credentials: FakeCredentials; region: s
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   queueUrl = `${endpoint}/123456789012/webhook-deliveries.fifo`
-  const record = (message: Stored): SQSRecord => ({
-    messageId: message.messageId,
-    receiptHandle: message.receiptHandle,
-    body: message.body,
-    attributes: {
-      ApproximateReceiveCount: String(message.receiveCount),
-      SentTimestamp: String(message.sentAt),
-      SenderId: 'AROAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-      MessageGroupId: message.group,
-      MessageDeduplicationId: message.deduplicationId,
-    },
-    messageAttributes: {},
-    md5OfBody: md5(message.body),
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:${options.region}:123456789012:webhook-deliveries.fifo`,
-    awsRegion: options.region,
-  })
   return {
     endpoint,
     queueUrl,
     calls,
-    messages,
+    messages: queue.messages,
     failNext: (count) => void (failures = count),
-    receive: () => ({
-      Records: messages.map((message) => {
-        message.receiveCount += 1
-        message.receiptHandle = randomUUID()
-        return record(message)
-      }),
-    }),
-    remove: (event, failed) => {
-      const kept = new Set(failed.map((failure) => failure.itemIdentifier))
-      for (const received of event.Records) {
-        const index = messages.findIndex((message) => message.messageId === received.messageId)
-        if (index >= 0 && !kept.has(received.messageId)) messages.splice(index, 1)
-      }
-    },
+    receive: () => queue.receive(),
+    remove: (event, failed) => queue.remove(event, failed),
     close: () => {
       server.closeAllConnections()
       return new Promise((resolve) => server.close(() => resolve()))
