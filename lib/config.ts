@@ -30,8 +30,15 @@ export const RestConfigSchema = v.object({
   listMarks: v.optional(NonNegativeInt, 20_000),
   /** `api.rest.relations.maxLinks`: most links a to-many relation holds per version (content-model.md §16). */
   relations: v.optional(v.object({ maxLinks: v.optional(PositiveInt, 1000) }), {}),
-  /** `api.rest.populate.maxDocuments`: most populated documents in one answer (content-model.md §16). */
-  populate: v.optional(v.object({ maxDocuments: v.optional(PositiveInt, 1000) }), {}),
+  populate: v.optional(v.object({
+    /** `api.rest.populate.maxDocuments`: most populated documents in one answer (content-model.md §16). */
+    maxDocuments: v.optional(PositiveInt, 1000),
+    /**
+     * `api.rest.populate.cacheBytes`: populated documents kept per process for list answers, in
+     * bytes of their attributes, each valid for its list's revision (relations/target-cache.ts); 0 turns it off.
+     */
+    cacheBytes: v.optional(NonNegativeInt, 8_000_000),
+  }), {}),
 })
 
 export type RestConfig = v.InferOutput<typeof RestConfigSchema>
@@ -127,6 +134,7 @@ const VARIABLES: Record<string, string> = {
   'rest.listMarks': 'API_REST_LIST_MARKS',
   'rest.relations.maxLinks': 'API_REST_RELATIONS_MAX_LINKS',
   'rest.populate.maxDocuments': 'API_REST_POPULATE_MAX_DOCUMENTS',
+  'rest.populate.cacheBytes': 'API_REST_POPULATE_CACHE_BYTES',
   cacheTtlMs: 'CACHE_TTL_MS',
   'signIn.clientLimit': 'ADMIN_SIGN_IN_CLIENT_LIMIT',
   'signIn.globalLimit': 'ADMIN_SIGN_IN_GLOBAL_LIMIT',
@@ -199,7 +207,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
       pageCache: int('API_REST_PAGE_CACHE'),
       listMarks: int('API_REST_LIST_MARKS'),
       relations: { maxLinks: int('API_REST_RELATIONS_MAX_LINKS') },
-      populate: { maxDocuments: int('API_REST_POPULATE_MAX_DOCUMENTS') },
+      populate: { maxDocuments: int('API_REST_POPULATE_MAX_DOCUMENTS'), cacheBytes: int('API_REST_POPULATE_CACHE_BYTES') },
     },
     cacheTtlMs: int('CACHE_TTL_MS'),
     signIn: {

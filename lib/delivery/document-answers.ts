@@ -90,7 +90,7 @@ export async function listAnswer(c: Context, type: ContentType, query: ListQuery
   const cached = pages.get(plan.key, tag)
   if (cached !== undefined) return jsonText(c, cached)
   const page = early ?? (await plan.read())
-  const populated: Populated | undefined = await plan.populate(page.versions)
+  const populated: Populated | undefined = await plan.populate(page.versions, head.lists)
   const text = JSON.stringify({ data: documentsAnswer(type, page.versions, query.fields, populated), meta: { pagination: paginationMeta(query.pagination, page.total) } })
   if (!settled(head.changedAt, plan.startedAt) || !pages.enabled) return jsonText(c, text)
   const encoded = UTF8.encode(text)

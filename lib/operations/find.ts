@@ -13,7 +13,7 @@ import { treeKey, type PopulateTree } from '../relations/populate-query.js'
 import { sortedThroughRelations } from '../relations/sort.js'
 import type { Version } from '../storage/items.js'
 import type { ListResult } from '../storage/lists/reader.js'
-import type { Validator } from '../storage/lists/validator.js'
+import type { ListState, Validator } from '../storage/lists/validator.js'
 import { publicationList, versionList, type PublicationState, type Status } from '../table.js'
 import { readable, localeOf, readStatusOf, relationLocaleOf, type Asker, type Scope } from './context.js'
 import { resolvedFilter } from './find-one.js'
@@ -52,8 +52,11 @@ export interface FindPlan {
   readonly validator: Validator
   /** Reads the page (with the validator alongside, or in the BatchGet of its documents). */
   read(): Promise<ListResult>
-  /** The populated relations of a page's versions (undefined when nothing is populated). */
-  populate(versions: readonly Version[]): Promise<Populated | undefined>
+  /**
+   * The populated relations of a page's versions (undefined when nothing is populated); `lists`,
+   * the validator's list states read before, lets targets come from the process's cache.
+   */
+  populate(versions: readonly Version[], lists?: ReadonlyMap<string, ListState>): Promise<Populated | undefined>
 }
 
 /**
@@ -99,7 +102,7 @@ export async function planFind(scope: Scope, input: FindInput): Promise<FindPlan
 
 /** A plan's populate step: nothing without a populator. */
 function populateWith(populator: Populator | undefined, locale: string) {
-  return async (versions: readonly Version[]) => (populator === undefined ? undefined : populator(versions, locale))
+  return async (versions: readonly Version[], lists?: ReadonlyMap<string, ListState>) => (populator === undefined ? undefined : populator(versions, locale, lists))
 }
 
 /**

@@ -2,8 +2,9 @@
 // (missing file, allowedTypes, required, multiple), populated (`*`, by name, object form with
 // fields), filtered through (`[mime][$startsWith]`, `$null`), and unlinked everywhere when their
 // file is deleted; Strapi's morph relations to files read as media.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readSchema } from '../../lib/schema/model.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, holdWrites, json, requestsTo, type TestContext } from '../support/context.js'
 import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
@@ -145,6 +146,32 @@ describe('reading media attributes', () => {
     expect(await list('filters[cover][$null]=true')).not.toContain(id)
     expect(await list(`filters[gallery][name][$eq]=other.png`)).toContain(id)
     expect(await list('filters[cover][name][$eq]=nothing.png')).toEqual([])
+  })
+
+  it('a process that keeps populated files (page cache off) shows a file\'s change and its delete at once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+    try {
+      const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
+      const config = { ...ctx.config, rest: { ...ctx.config.rest, pageCache: 0 } }
+      const peer = requestsTo(createServerApp(createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types, s3.blobs), () => undefined))
+      const file = await upload(await png(40, 40), 'kept.png')
+      expect((await createPost({ title: 'kept cover', cover: file.id })).status).toBe(200)
+      const covers = async () => ((await json(await peer('GET', '/api/posts?filters[title][$eq]=kept cover&populate=cover', { token: key }))).data as Doc[]).map((doc) => (doc.cover === null ? 'no cover' : doc.cover.alternativeText))
+      settle()
+      expect(await covers()).toEqual([null])
+      expect(await covers()).toEqual([null])
+      const info = new FormData()
+      info.append('fileInfo', JSON.stringify({ alternativeText: 'changed' }))
+      expect((await sendForm(ctx, info, key, `/api/upload?id=${file.id}`)).status).toBe(200)
+      expect(await covers()).toEqual(['changed'])
+      settle()
+      expect(await covers()).toEqual(['changed'])
+      expect(await covers()).toEqual(['changed'])
+      expect((await ctx.request('DELETE', `/api/upload/files/${file.id}`, { token: key })).status).toBe(200)
+      expect(await covers()).toEqual(['no cover'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('refuses unknown file fields in populate and filters', async () => {

@@ -26,6 +26,20 @@ export interface ListHead {
   readonly revisions: readonly number[]
   /** When the newest of them last changed (ms since the epoch; 0 when never). */
   readonly changedAt: number
+  /** Each list read that has a count item, by its count key's name (`listKey(uid, list)`): its own revision and last change. */
+  readonly lists: ReadonlyMap<string, ListState>
+}
+
+/** One list's revision and last change, as its count item says. */
+export interface ListState {
+  readonly revision: number
+  readonly changedAt: number
+}
+
+/** The state of every list whose count item is among `items`. */
+function statesOf(items: readonly (Item | undefined)[]): Map<string, ListState> {
+  return new Map(items.filter((item): item is Item => item !== undefined)
+    .map((item) => [String(item.locale), { revision: Number(item[ATTR.revision] ?? 0), changedAt: Number(item.at ?? 0) }]))
 }
 
 /**
@@ -41,6 +55,7 @@ export function headOf(type: ContentType, lists: readonly string[], items: reado
     total: counted.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
     revisions: all.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
     changedAt: Math.max(0, ...all.map((list) => Number(of(list)?.at ?? 0))),
+    lists: statesOf(items),
   }
 }
 
@@ -59,6 +74,7 @@ export function withDependencies(head: ListHead, dependencies: readonly TypeList
     total: head.total,
     revisions: [...head.revisions, ...found.map((item) => Number(item?.[ATTR.revision] ?? 0))],
     changedAt: Math.max(head.changedAt, ...found.map((item) => Number(item?.at ?? 0))),
+    lists: new Map([...head.lists, ...statesOf(found)]),
   }
 }
 

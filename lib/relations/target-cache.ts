@@ -1,0 +1,105 @@
+// Populated documents kept in the process (issue 38), each valid for the revision of the list it
+// was read from: a list answer's validator already reads the count items of every list its
+// populate reaches (relations/dependencies.ts), before the targets are read, so a target whose
+// list has not moved since is served from here, and pages that share authors, tags or files
+// read each once. Kept only from a read that started SETTLE_MS after its list last changed (as
+// the page cache: an eventually consistent read made sooner may miss the write the revision
+// counts), and a document absent from its list is kept as absent, which a creation moves too.
+import type { ContentType } from '../content-types.js'
+import type { Version } from '../storage/items.js'
+import { itemBytes } from '../storage/item-size.js'
+import type { ListState } from '../storage/lists/validator.js'
+import { settled } from '../storage/lists/validator.js'
+import { listKey } from '../table.js'
+
+/** Reads versions by key (DocumentStore.batchReader): the versions found, in the order of `keys`; the calls made in one turn are read together. */
+export type VersionReader = (type: ContentType, keys: readonly { documentId: string; list: string }[]) => Promise<Version[]>
+
+/** Fixed cost counted per kept entry besides its attributes: the key, the Version's other fields, the map. */
+const ENTRY_OVERHEAD = 400
+
+interface Entry {
+  readonly revision: number
+  readonly version: Version | null
+  readonly bytes: number
+}
+
+/** A map of versions by type, list and documentId, bounded by their size, the least recently used going first. */
+export class TargetCache {
+  private readonly entries = new Map<string, Entry>()
+  private bytes = 0
+
+  /** `capacity` in bytes of the kept versions' attributes (as DynamoDB sizes items); 0 keeps nothing. */
+  constructor(private readonly capacity: number) {}
+
+  get enabled(): boolean {
+    return this.capacity > 0
+  }
+
+  /** Bytes held now (for tests and the benchmark). */
+  get size(): number {
+    return this.bytes
+  }
+
+  /**
+   * `read` with this cache in front: a key whose list `stateOf` knows is answered from here when
+   * kept at that list's revision; the others are read (in one call), and kept when their list
+   * had settled by the time the read started.
+   */
+  reader(read: VersionReader, stateOf: (key: string) => ListState | undefined): VersionReader {
+    if (!this.enabled) return read
+    return async (type, keys) => {
+      const found = new Map<string, Version | null>()
+      const missing: { documentId: string; list: string }[] = []
+      for (const key of keys) {
+        const state = stateOf(listKey(type.uid, key.list))
+        const entry = state === undefined ? undefined : this.get(entryKey(type, key), state.revision)
+        if (entry === undefined) missing.push(key)
+        else found.set(`${key.documentId} ${key.list}`, entry.version)
+      }
+      if (missing.length > 0) {
+        const startedAt = Date.now()
+        // One key a call, all asked in this turn: the reader joins them into one BatchGetItem, and each answer is its key's.
+        const answers = await Promise.all(missing.map((key) => read(type, [key])))
+        missing.forEach((key, i) => {
+          const version = answers[i]?.[0] ?? null
+          found.set(`${key.documentId} ${key.list}`, version)
+          const state = stateOf(listKey(type.uid, key.list))
+          if (state !== undefined && settled(state.changedAt, startedAt)) this.set(entryKey(type, key), state.revision, version)
+        })
+      }
+      return keys.flatMap((key) => found.get(`${key.documentId} ${key.list}`) ?? [])
+    }
+  }
+
+  private get(key: string, revision: number): Entry | undefined {
+    const entry = this.entries.get(key)
+    if (entry === undefined || entry.revision !== revision) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    return entry
+  }
+
+  private set(key: string, revision: number, version: Version | null): void {
+    const bytes = ENTRY_OVERHEAD + key.length + (version === null ? 0 : itemBytes(version.attributes))
+    if (bytes > this.capacity) return
+    this.drop(key)
+    this.entries.set(key, { revision, version, bytes })
+    this.bytes += bytes
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.capacity) break
+      this.drop(oldest)
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return
+    this.entries.delete(key)
+    this.bytes -= entry.bytes
+  }
+}
+
+function entryKey(type: ContentType, key: { documentId: string; list: string }): string {
+  return `${type.uid} ${key.list} ${key.documentId}`
+}
