@@ -15,12 +15,14 @@
 # Measured (autocannon, 10 connections, D seconds after WARM seconds of unmeasured load):
 #   zone page  /api/landings?populate=*&pagination[page]=3&pagination[pageSize]=25  at N = 1,000 and 10,000
 #   cover page /api/articles?populate=cover&pagination[page]=3&pagination[pageSize]=25 at N = 10,000
-# ours twice each time: as by default (page cache on), then with API_REST_PAGE_CACHE=0. Then ROUNDS
+# ours three times each time: as by default (page cache on), with API_REST_PAGE_CACHE=0 (populated
+# documents still kept in the process), and with API_REST_POPULATE_CACHE_BYTES=0 as well. Then ROUNDS
 # uploads of a 2 MB JPEG one after the other (POST /api/upload, multipart), median time of each side.
 # PEER_COPY (default /work/peer-compbench) is the Strapi copy: copied from /work/peer-base (installed)
-# on the first run. Prints Markdown tables.
+# on the first run. COVER_ONLY=1 seeds and measures the cover page alone (no zone pages, no uploads).
+# Prints Markdown tables.
 set -u
-dur=${1:-10}; rounds=${2:-10}; warm=${WARM:-5}
+dur=${1:-10}; rounds=${2:-10}; warm=${WARM:-5}; only=${COVER_ONLY:-}
 project=$(pwd)
 [ -f "$project/bench/model/content-types/landing/schema.json" ] || { echo "run from the project's root" >&2; exit 1; }
 strapi=${PEER_COPY:-/work/peer-compbench}
@@ -102,15 +104,17 @@ echo
 echo "| server | query | N | req/s | p50 ms | p99 ms | KB per answer | non-2xx, errors, timeouts |"
 echo "|---|---|--:|--:|--:|--:|--:|--:|"
 
-# The peer: 1,000 landings and 10,000 articles, then 10,000 landings.
+# The peer: 1,000 landings and 10,000 articles, then 10,000 landings (COVER_ONLY=1: the articles alone).
 strapi_start --fresh
 s_seed="$(seed "$S" landings 0 100); $(seed "$S" files 100); $(seed "$S" articles 0 100)"
 strapi_stop; replicate landings 1000; replicate articles 10000; strapi_start
 shape strapi "$S" "$zone"; shape strapi "$S" "$cover"
-l1=$(load); measure s.z1 strapi "$S" "$zone" 1000; measure s.c strapi "$S" "$cover" 10000
-strapi_stop; replicate landings 10000; strapi_start
-l2=$(load); measure s.z10 strapi "$S" "$zone" 10000
-uploads s.u "$S"
+l1=$(load); [ -n "$only" ] || measure s.z1 strapi "$S" "$zone" 1000; measure s.c strapi "$S" "$cover" 10000
+if [ -z "$only" ]; then
+  strapi_stop; replicate landings 10000; strapi_start
+  l2=$(load); measure s.z10 strapi "$S" "$zone" 10000
+  uploads s.u "$S"
+fi
 strapi_stop
 
 # This project, on a fresh data folder: page cache on (default), then API_REST_PAGE_CACHE=0.
@@ -123,15 +127,19 @@ start() { # extra env...
   wait_health "$O" || { echo "the project did not start; see $data/server.log" >&2; exit 1; }
 }
 stop() { kill -TERM -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=; }
-both() { # label suffix queries...: a block with the page cache on, then one with it off (the new JVM warmed first)
+both() { # label suffix queries...: a block with the page cache on, one with it off, one with no cache at all (each new JVM warmed first)
   local suffix=$1; shift
   start; measure_all on "$suffix" "$@"; stop
   start API_REST_PAGE_CACHE=0
   for q in "$@"; do "$ac" -c 10 -d 10 "$O${q##*|}" >/dev/null 2>&1; done; sleep 3
   measure_all off "$suffix" "$@"; stop
+  start API_REST_PAGE_CACHE=0 API_REST_POPULATE_CACHE_BYTES=0
+  for q in "$@"; do "$ac" -c 10 -d 10 "$O${q##*|}" >/dev/null 2>&1; done; sleep 3
+  measure_all none "$suffix" "$@"; stop
 }
-measure_all() { # on|off suffix key|n|path...
-  local name; [ "$1" = on ] && name="ours, page cache on" || name="ours, API_REST_PAGE_CACHE=0"
+measure_all() { # on|off|none suffix key|n|path...
+  local name
+  case $1 in on) name="ours, page cache on" ;; off) name="ours, API_REST_PAGE_CACHE=0" ;; *) name="ours, both caches off" ;; esac
   local q k n path
   for q in "${@:3}"; do IFS='|' read -r k n path <<<"$q"; measure "$1.$k$2" "$name" "$O" "$path" "$n"; done
 }
@@ -140,24 +148,28 @@ token() { # a new full-access API key, for the server just started
     -d "{\"name\":\"seed $RANDOM\",\"type\":\"full-access\"}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.accessKey'
 }
 start; key=$(token)
-o_seed="$(seed "$O" landings 0 1000 "$key"); $(seed "$O" files 100 "$key"); $(seed "$O" articles 0 10000 "$key")"
+o_seed="$(seed "$O" landings 0 $([ -n "$only" ] && echo 100 || echo 1000) "$key"); $(seed "$O" files 100 "$key"); $(seed "$O" articles 0 10000 "$key")"
 shape ours "$O" "$zone"; shape ours "$O" "$cover"
 stop
-l3=$(load); both "" "z1|1000|$zone" "c|10000|$cover"
-start; key=$(token); o_seed="$o_seed; $(seed "$O" landings 1000 9000 "$key")"; stop
-l4=$(load); both "" "z10|10000|$zone"
-start; key=$(token); uploads on.u "$O" "$key"; stop
+if [ -n "$only" ]; then
+  l3=$(load); both "" "c|10000|$cover"
+else
+  l3=$(load); both "" "z1|1000|$zone" "c|10000|$cover"
+  start; key=$(token); o_seed="$o_seed; $(seed "$O" landings 1000 9000 "$key")"; stop
+  l4=$(load); both "" "z10|10000|$zone"
+  start; key=$(token); uploads on.u "$O" "$key"; stop
+fi
 
 echo
-echo "| query | N | Strapi req/s | ours req/s, cache on | ratio | ours req/s, cache off | ratio |"
-echo "|---|--:|--:|--:|--:|--:|--:|"
-row() { node -e 'const [q, n, s, a, b] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
-  console.log(`| ${q} | ${n} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} |`)' "$@"; }
-row "zone page, \`populate=*\`" 1,000 "${rps[s.z1]:-0}" "${rps[on.z1]:-0}" "${rps[off.z1]:-0}"
-row "zone page, \`populate=*\`" 10,000 "${rps[s.z10]:-0}" "${rps[on.z10]:-0}" "${rps[off.z10]:-0}"
-row "cover page, \`populate=cover\`" 10,000 "${rps[s.c]:-0}" "${rps[on.c]:-0}" "${rps[off.c]:-0}"
+echo "| query | N | Strapi req/s | ours req/s, cache on | ratio | page cache off | ratio | both caches off | ratio |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+row() { node -e 'const [q, n, s, a, b, c] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
+  console.log(`| ${q} | ${n} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} | ${c} | ${r(c)} |`)' "$@"; }
+[ -n "$only" ] || row "zone page, \`populate=*\`" 1,000 "${rps[s.z1]:-0}" "${rps[on.z1]:-0}" "${rps[off.z1]:-0}" "${rps[none.z1]:-0}"
+[ -n "$only" ] || row "zone page, \`populate=*\`" 10,000 "${rps[s.z10]:-0}" "${rps[on.z10]:-0}" "${rps[off.z10]:-0}" "${rps[none.z10]:-0}"
+row "cover page, \`populate=cover\`" 10,000 "${rps[s.c]:-0}" "${rps[on.c]:-0}" "${rps[off.c]:-0}" "${rps[none.c]:-0}"
 echo
-node -e 'const [s, o] = process.argv.slice(1).map(Number); console.log(`Upload of a 2 MB JPEG (POST /api/upload, median of the measured rounds): Strapi ${s.toFixed(0)} ms, ours ${o.toFixed(0)} ms (${(o / s).toFixed(2)}x Strapi'"'"'s time).`)' "${rps[s.u]:-0}" "${rps[on.u]:-0}"
+[ -n "$only" ] || node -e 'const [s, o] = process.argv.slice(1).map(Number); console.log(`Upload of a 2 MB JPEG (POST /api/upload, median of the measured rounds): Strapi ${s.toFixed(0)} ms, ours ${o.toFixed(0)} ms (${(o / s).toFixed(2)}x Strapi'"'"'s time).`)' "${rps[s.u]:-0}" "${rps[on.u]:-0}"
 echo
 echo "Seeding: Strapi $s_seed (then copied in its database); ours $o_seed."
 echo "Load average (1, 5, 15 min) before each block: Strapi N=1,000 $l1; Strapi N=10,000 $l2; ours N=1,000 / 10,000 articles $l3; ours N=10,000 $l4; at the end $(load)."

@@ -10,8 +10,9 @@
 #
 # PEER_COPY (default /tmp/peer-rel) is where the Strapi copy lives; it is set up (copied, schemas
 # added, `npm install`: 3 to 6 minutes, 720 MB) on the first run and reused afterwards. Our server runs
-# twice on the same table: as by default, then with API_REST_PAGE_CACHE=0. Extra environment for the
-# project's server is passed through to `npm start`.
+# three times on the same table: as by default, with API_REST_PAGE_CACHE=0 (pages read from nothing,
+# populated documents kept in the process as by default), and with API_REST_POPULATE_CACHE_BYTES=0
+# as well (nothing kept). Extra environment for the project's server is passed through to `npm start`.
 set -u
 n=${1:?usage: compare-relations.sh N [SECONDS] [AUTHORS] [TAGS]}; dur=${2:-10}; na=${3:-100}; nt=${4:-50}; warm=${WARM:-5}
 project=$(pwd)
@@ -142,15 +143,20 @@ start API_REST_PAGE_CACHE=0
 for q in "${queries[@]}"; do "$ac" -c 10 -d 10 "http://127.0.0.1:4602/api/articles?$q" >/dev/null 2>&1; done; sleep 3
 l3=$(load); bench off "ours, API_REST_PAGE_CACHE=0" http://127.0.0.1:4602
 stop
+# And from nothing at all: no page cache, no populated documents kept (API_REST_POPULATE_CACHE_BYTES=0).
+start API_REST_PAGE_CACHE=0 API_REST_POPULATE_CACHE_BYTES=0
+for q in "${queries[@]}"; do "$ac" -c 10 -d 10 "http://127.0.0.1:4602/api/articles?$q" >/dev/null 2>&1; done; sleep 3
+l4=$(load); bench none "ours, both caches off" http://127.0.0.1:4602
+stop
 echo
-echo "| query | Strapi req/s | ours req/s, cache on | ratio | ours req/s, cache off | ratio |"
-echo "|---|--:|--:|--:|--:|--:|"
+echo "| query | Strapi req/s | ours req/s, cache on | ratio | page cache off | ratio | both caches off | ratio |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|"
 i=0
 for q in "${queries[@]}"; do
   i=$((i + 1))
-  node -e 'const [q, s, a, b] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
-    console.log(`| ${q} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} |`)' "$i. \`$q\`" "${rps[s.$i]:-0}" "${rps[on.$i]:-0}" "${rps[off.$i]:-0}"
+  node -e 'const [q, s, a, b, c] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
+    console.log(`| ${q} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} | ${c} | ${r(c)} |`)' "$i. \`$q\`" "${rps[s.$i]:-0}" "${rps[on.$i]:-0}" "${rps[off.$i]:-0}" "${rps[none.$i]:-0}"
 done
 echo
 echo "Seeding through the APIs: Strapi $strapi_seed; ours $ours_seed."
-echo "Load average (1, 5, 15 min) before each block: Strapi $l1; ours, cache on $l2; cache off $l3; at the end $(load)."
+echo "Load average (1, 5, 15 min) before each block: Strapi $l1; ours, cache on $l2; page cache off $l3; both off $l4; at the end $(load)."
