@@ -10,6 +10,7 @@ import { slotKeys } from '../lib/storage/items.js'
 import { indexedFields, slotKey } from '../lib/table.js'
 import { PAGE, repeatedPageScenario, samePage, send, type BenchContext, type Scenario, type SeededRelations } from './requests.js'
 import { seedNamed } from './seed.js'
+import { SETTLE_MS } from '../lib/storage/lists/validator.js'
 import { article, types } from './types.js'
 
 const typeNamed = (name: string) => types.find((type) => type.singularName === name)!
@@ -49,6 +50,7 @@ export function relationScenarios(ctx: BenchContext): Scenario[] {
       check: samePage(ctx.n),
     },
     populatedPageCache(ctx),
+    populatedTargetsKept(ctx),
     {
       kind: 'filter-author-name', label: 'filters[author][name][$eq] (10 matches at every N)', write: false,
       app: () => send(ctx.app, 'GET', `/api/articles?filters[author][name][$eq]=${encodeURIComponent(relations.authorName)}`, 200),
@@ -67,6 +69,29 @@ function populatedPageCache(ctx: BenchContext): Scenario {
   const lists = [...locales.map((list) => ({ uid: article.uid, list })), ...['author', 'tag'].map((name) => ({ uid: typeNamed(name).uid, list: 'en' }))]
   return repeatedPageScenario(ctx, 'populate-star-cached', 'list page 1, populate=*, repeated, page cache on', '/api/articles?populate=*',
     () => ctx.floor.populatedPage('en', PAGE, locales), (cached) => ctx.floor.cachedAcross(lists, cached))
+}
+
+/**
+ * Page 1 with populate=* repeated, the page cache off and populated documents kept in the process
+ * (lib/relations/target-cache.ts): the page and the count items of every list it reads, in
+ * parallel; the targets (authors, tags, the other locales' versions) from memory, while their
+ * lists keep their revisions. Prepared by two untimed reads SETTLE_MS apart: a read within
+ * SETTLE_MS of a list's change keeps nothing.
+ */
+function populatedTargetsKept(ctx: BenchContext): Scenario {
+  const lists = [...['en', 'fr', 'de'].map((list) => ({ uid: article.uid, list })), ...['author', 'tag'].map((name) => ({ uid: typeNamed(name).uid, list: 'en' }))]
+  const path = '/api/articles?populate=*'
+  return {
+    kind: 'populate-star-kept', label: 'list page 1, populate=*, repeated, page cache off, populated documents kept', write: false,
+    prepare: async () => {
+      await send(ctx.keptApp, 'GET', path, 200)
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 100))
+      await send(ctx.keptApp, 'GET', path, 200)
+    },
+    app: () => send(ctx.keptApp, 'GET', path, 200),
+    floor: () => ctx.floor.pageWithCounts('en', PAGE, lists),
+    check: samePage(ctx.n),
+  }
 }
 
 /**

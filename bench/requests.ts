@@ -12,6 +12,8 @@ export interface BenchContext {
   readonly cachedApp: Hono
   /** The app with the page cache off and list marks on (the default size): pages resume at a mark. */
   readonly markedApp: Hono
+  /** The app with the page cache and list marks off, populated documents kept (api.rest.populate.cacheBytes as by default). */
+  readonly keptApp: Hono
   readonly floor: Floor
   /** A full-access API key, for the writes. */
   readonly token: string

@@ -91,15 +91,17 @@ async function main(): Promise<void> {
     const meter = new CapacityMeter(db, new CapacityProbe(db, seeder, [PARTITION_KEY, SORT_KEY], layouts()))
     await ensureTable(seeder, TABLE_NAME)
     const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
-    // Every scenario but the page-cache and list-marks ones runs with both off, so capacity is the
-    // cost of a request answered from nothing the process kept.
-    const config = parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS })
+    // Every scenario but the page-cache, list-marks and kept-targets ones runs with all three off,
+    // so capacity is the cost of a request answered from nothing the process kept.
+    const nothingKept = { pageCache: 0, listMarks: 0, populate: { cacheBytes: 0 }, maxScan: MAX_SCAN }
+    const config = parseConfig({ tableName: TABLE_NAME, rest: nothingKept, cacheTtlMs: CACHE_TTL_MS })
     const services = createServices(db, config, secrets, types)
     const app = createServerApp(services)
     // The admin function's app on the same services, its pages' API calls recorded (admin-pages.ts).
     const admin = adminPages(services, ADMIN_TOKEN)
     const cachedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
-    const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
+    const markedApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, populate: { cacheBytes: 0 }, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
+    const keptApp = createServerApp(createServices(db, parseConfig({ tableName: TABLE_NAME, rest: { pageCache: 0, listMarks: 0, maxScan: MAX_SCAN }, cacheTtlMs: CACHE_TTL_MS }), secrets, types))
     for (const code of LOCALES.slice(1)) await send(app, 'POST', '/admin/i18n/locales', 201, { token: ADMIN_TOKEN, body: { code } })
     await checkRegistration(seeder, TABLE_NAME, LOCALES)
     const created = await send(app, 'POST', '/admin/api-tokens', 201, { token: ADMIN_TOKEN, body: { name: 'bench', type: 'full-access' } })
@@ -117,7 +119,7 @@ async function main(): Promise<void> {
       const before = documentIds.length
       documentIds.push(...(await seedArticles(seeder, TABLE_NAME, { count: n - documentIds.length, locales, seed: 1000 + index, links: (i) => linked.linksOf(before + i) })))
       log(`seeded N=${n} (${locales.join(', ')}) in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
-      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked, adminPages: admin }, SUITE, 2000 + index, log))
+      sizes.push(await measureSize(meter, { app, cachedApp, markedApp, keptApp, floor, token, n, documentIds, maxScan: MAX_SCAN, relations: linked, adminPages: admin }, SUITE, 2000 + index, log))
     }
     const fallbackServices = createServices(db, { ...config, tableName: FALLBACK_TABLE }, secrets, types)
     const fallback = chosen('fallback')

@@ -285,6 +285,15 @@ function relationTargets(sizes: readonly SizeResult[]): Verdict[] {
     measured: `${fmt(populated.app.calls.median)} calls, ${fmt(populated.app.rcu.median)} RCU vs ${fmt(populated.floor.calls.median)} calls, ${fmt(populated.floor.rcu.median)} RCU`,
     ratio: populated.app.rcu.median / populated.floor.rcu.median, limit: '<= 1.3, <= 4 calls', pass: populated.app.calls.median <= 4 && populated.app.rcu.median / populated.floor.rcu.median <= 1.3,
   }]
+  // Populated documents kept (issue 38): at every N, the page and its lists' count items alone.
+  const kept = sizes.map((size) => ({ n: size.n, kept: kindAt(size, 'populate-star-kept'), bare: kindAt(size, 'populate-star') }))
+  const keptCalls = Math.max(...kept.map((k) => k.kept.app.calls.median))
+  const keptRatio = Math.max(...kept.map((k) => k.kept.app.rcu.median / k.kept.floor.rcu.median))
+  verdicts.push({
+    target: `${kept[0]!.kept.label}: the page and its lists' count items (2 calls), no target read, at every N`,
+    measured: `${fmt(keptCalls)} calls; ${kept.map((k) => `${fmt(k.kept.app.rcu.median)} RCU vs ${fmt(k.kept.floor.rcu.median)} floor, ${fmt(k.bare.app.rcu.median)} with nothing kept`).join(' / ')} at N=${kept.map((k) => fmt(k.n)).join(' / ')}`,
+    ratio: keptRatio, limit: '<= 1.1, 2 calls', pass: keptCalls <= 2 && keptRatio <= 1.1,
+  })
   const filtered = sizes.map((size) => kindAt(size, 'filter-author-name'))
   const [first, last] = [filtered[0]!.app.rcu.median, filtered.at(-1)!.app.rcu.median]
   verdicts.push({
