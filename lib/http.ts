@@ -12,6 +12,8 @@ import {
 import { requestLog, type LogSettings, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
 
+const UTF8 = new TextEncoder()
+
 /** The limits every app enforces: request body bytes and response body bytes. */
 export interface AppLimits {
   readonly maxBodyBytes: number
@@ -78,8 +80,11 @@ function corsAndLimits(maxBodyBytes: number, maxResponseBytes: number, upload?: 
  */
 export function jsonText(c: Context, text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
   const maxBytes = c.get(RESPONSE_LIMIT) as number
-  // A UTF-16 code unit is at most 3 bytes of UTF-8: most answers need no exact count.
-  const bytes = typeof text !== 'string' ? text.byteLength : text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text)
+  // Sent as UTF-8 bytes: a string body would be scanned for lone surrogates by the Response
+  // (undici's toUSVString, about 4 ms for a 200 KB answer, profiled 2026-11-28), which
+  // JSON.stringify never leaves; encoding is a fraction of that, and counts the bytes exactly.
+  const body = typeof text === 'string' ? UTF8.encode(text) : text
+  const bytes = body.byteLength
   if (bytes > maxBytes) {
     c.header('ETag', undefined)
     throw badRequest(
@@ -87,7 +92,7 @@ export function jsonText(c: Context, text: string | Uint8Array<ArrayBuffer>, sta
       { limit: maxBytes },
     )
   }
-  return c.body(text, status as 200, { 'Content-Type': 'application/json' })
+  return c.body(body, status as 200, { 'Content-Type': 'application/json' })
 }
 
 /** A JSON answer of `value`, within the response limit (see `jsonText`). */
