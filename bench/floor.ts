@@ -101,14 +101,17 @@ export class Floor {
     return cached()
   }
 
-  /** Page 1 in the default order, with the count items of `lists` read alongside (a validator of several lists). */
-  async pageWithCounts(list: string, limit: number, lists: readonly { uid: string; list: string }[]): Promise<string> {
+  /**
+   * Page 1 in the default order, with the count items of `lists` read alongside (a validator of
+   * several lists), answered with `kept`, its targets held in memory, beside it.
+   */
+  async pageWithCounts(list: string, limit: number, lists: readonly { uid: string; list: string }[], kept: readonly Item[]): Promise<string> {
     const [page, counts] = await Promise.all([
       this.query(INDEX.byId, list, limit),
       this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: lists.map((each) => countKey(each.uid, each.list)) } } })),
     ])
     const own = (counts.Responses?.[this.tableName] ?? []).find((item) => item.locale === listKey(article.uid, list))
-    return JSON.stringify({ data: page.Items ?? [], meta: { total: Number(own?.n ?? 0) } })
+    return JSON.stringify({ data: page.Items ?? [], targets: kept, meta: { total: Number(own?.n ?? 0) } })
   }
 
   private async batchGet(keys: readonly Item[], alsoKeys: readonly Item[] = []): Promise<Item[]> {
@@ -127,13 +130,23 @@ export class Floor {
   async populatedPage(list: string, limit: number, locales: readonly string[]): Promise<string> {
     const [page, total] = await Promise.all([this.query(INDEX.byId, list, limit), this.count(list)])
     const items = page.Items ?? []
+    const targets = await this.targetsOf(items, list, locales)
+    return JSON.stringify({ data: items, meta: { total, targets: targets.length } })
+  }
+
+  /** The targets `items` link (authors, tags) in `list` and their versions in the other `locales`, read whole in one BatchGetItem. */
+  async targetsOf(items: readonly Item[], list: string, locales: readonly string[]): Promise<Item[]> {
     const keys = new Map<string, Item>()
     for (const item of items) {
       for (const target of [item.author, ...((item.tags as string[] | undefined) ?? [])]) if (typeof target === 'string') keys.set(target, { documentId: target, locale: list })
       for (const code of locales) if (code !== list) keys.set(`${String(item.documentId)} ${code}`, { documentId: item.documentId, locale: code })
     }
-    const targets = keys.size === 0 ? [] : ((await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [...keys.values()] } } }))).Responses?.[this.tableName] ?? [])
-    return JSON.stringify({ data: items, meta: { total, targets: targets.length } })
+    return keys.size === 0 ? [] : ((await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [...keys.values()] } } }))).Responses?.[this.tableName] ?? [])
+  }
+
+  /** The targets of page 1 in the default order (`targetsOf`): what a process that keeps them holds. */
+  async firstPageTargets(list: string, limit: number, locales: readonly string[]): Promise<Item[]> {
+    return this.targetsOf((await this.query(INDEX.byId, list, limit)).Items ?? [], list, locales)
   }
 
   /**
