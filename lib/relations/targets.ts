@@ -25,6 +25,14 @@ export function listFor(target: ContentType, locale: string, status: Status, def
   return versionList(target.localized ? locale : defaultLocale, target.draftAndPublish ? status : 'published')
 }
 
+/** A target a write links: the document, its type, the locale it must exist in, and the attribute path that names it. */
+interface WantedTarget {
+  readonly target: ContentType
+  readonly documentId: string
+  readonly code: string
+  readonly path: readonly (string | number)[]
+}
+
 /**
  * 400 `Document with id "<id>", locale "<code>" not found` unless every target `ops` connect exists
  * in its locale (the version's, unless the target names one): a draft & publish target by its
@@ -35,48 +43,39 @@ export async function checkTargets(services: Services, type: ContentType, ops: R
   const wanted = (await Promise.all(Object.entries(ops).map(([name, op]) => {
     const target = targetOf(services, type, name)
     return Promise.all(connected(op).map(async ({ documentId, locale: named }) => ({
-      target, name, documentId, code: !target.localized ? defaultLocale : named === undefined ? locale : await services.locales.resolve(named),
+      target, documentId, path: [name], code: !target.localized ? defaultLocale : named === undefined ? locale : await services.locales.resolve(named),
     })))
   }))).flat()
-  const byType = new Map<ContentType, typeof wanted>()
-  for (const entry of wanted) byType.set(entry.target, [...(byType.get(entry.target) ?? []), entry])
-  const found = new Set<string>()
-  // Every target type's keys in one BatchGetItem (per 100 keys).
-  const read = services.documents.batchReader()
-  await Promise.all([...byType].map(async ([target, entries]) => {
-    const versions = await read(target, entries.map(({ documentId, code }) => ({ documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') })))
-    for (const version of versions) found.add(`${target.uid} ${version.documentId} ${version.locale}`)
-  }))
-  const missing = wanted.find(({ target, documentId, code }) => !found.has(`${target.uid} ${documentId} ${code}`))
-  if (missing !== undefined) {
-    const message = `Document with id "${missing.documentId}", locale "${missing.code}" not found`
-    throw badRequest(message, { errors: [{ path: [missing.name], message, name: 'ValidationError' }] })
-  }
+  await requireTargets(services, wanted)
 }
 
 /**
- * 400 `Document with id "<id>", locale "<code>" not found` (at the link's full path) unless every
- * target the components of `attributes` may link exists in `locale` (or the locale a target
- * names), as checkTargets does for top-level relations: one BatchGetItem per 100 keys.
+ * checkTargets for the relations inside the components of `attributes`: each link's target in
+ * `locale` (or the locale it names), the error at the link's full path.
  */
 export async function checkComponentTargets(services: Services, type: ContentType, attributes: Attributes, locale: string): Promise<void> {
   const links = componentLinks(type, attributes)
   if (links.length === 0) return
   const defaultLocale = await services.locales.defaultCode()
-  const wanted = await Promise.all(links.map(async (link) => {
+  await requireTargets(services, await Promise.all(links.map(async (link) => {
     const target = typeByUid(services.types, link.target) as ContentType
-    return { link, target, code: !target.localized ? defaultLocale : link.locale === undefined ? locale : await services.locales.resolve(link.locale) }
-  }))
-  const read = services.documents.batchReader()
+    return { target, documentId: link.documentId, path: link.path, code: !target.localized ? defaultLocale : link.locale === undefined ? locale : await services.locales.resolve(link.locale) }
+  })))
+}
+
+/** 400 naming the first of `wanted` that does not exist: every target type's keys read in one BatchGetItem (per 100 keys). */
+async function requireTargets(services: Services, wanted: readonly WantedTarget[]): Promise<void> {
+  if (wanted.length === 0) return
+  const byType = new Map<ContentType, WantedTarget[]>()
+  for (const each of wanted) byType.set(each.target, [...(byType.get(each.target) ?? []), each])
   const found = new Set<string>()
-  const byTarget = new Map<ContentType, typeof wanted>()
-  for (const each of wanted) byTarget.set(each.target, [...(byTarget.get(each.target) ?? []), each])
-  await Promise.all([...byTarget].map(async ([target, entries]) => {
-    const keys = new Map(entries.map(({ link, code }) => [`${link.documentId} ${code}`, { documentId: link.documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') }]))
+  const read = services.documents.batchReader()
+  await Promise.all([...byType].map(async ([target, entries]) => {
+    const keys = new Map(entries.map(({ documentId, code }) => [`${documentId} ${code}`, { documentId, list: versionList(code, target.draftAndPublish ? 'draft' : 'published') }]))
     for (const version of await read(target, [...keys.values()])) found.add(`${target.uid} ${version.documentId} ${version.locale}`)
   }))
-  const missing = wanted.find(({ link, target, code }) => !found.has(`${target.uid} ${link.documentId} ${code}`))
+  const missing = wanted.find(({ target, documentId, code }) => !found.has(`${target.uid} ${documentId} ${code}`))
   if (missing === undefined) return
-  const message = `Document with id "${missing.link.documentId}", locale "${missing.code}" not found`
-  throw badRequest(message, { errors: [{ path: missing.link.path, message, name: 'ValidationError' }] })
+  const message = `Document with id "${missing.documentId}", locale "${missing.code}" not found`
+  throw badRequest(message, { errors: [{ path: missing.path, message, name: 'ValidationError' }] })
 }
