@@ -12,6 +12,7 @@ import { hangGuard, rounds } from '../support/rounds.js'
 import { png, sendForm, uploadForm } from '../support/media.js'
 import { startTestS3, type TestS3 } from '../support/s3.js'
 import { shippedTypes } from '../support/types.js'
+import { countedPeer, keysOf } from '../support/relations.js'
 
 const post = readSchema({ file: 'post/schema.json', api: 'post', name: 'post' }, {
   kind: 'collectionType',
@@ -152,14 +153,19 @@ describe('reading media attributes', () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
     try {
       const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
-      const config = { ...ctx.config, rest: { ...ctx.config.rest, pageCache: 0 } }
-      const peer = requestsTo(createServerApp(createServices(ctx.db, config, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types, s3.blobs), () => undefined))
+      const peer = countedPeer({ ...ctx, config: { ...ctx.config, rest: { ...ctx.config.rest, pageCache: 0 } } })
       const file = await upload(await png(40, 40), 'kept.png')
       expect((await createPost({ title: 'kept cover', cover: file.id })).status).toBe(200)
-      const covers = async () => ((await json(await peer('GET', '/api/posts?filters[title][$eq]=kept cover&populate=cover', { token: key }))).data as Doc[]).map((doc) => (doc.cover === null ? 'no cover' : doc.cover.alternativeText))
+      const covers = async () => ((await json(await peer.request('GET', '/api/posts?filters[title][$eq]=kept cover&populate=cover', { token: key }))).data as Doc[]).map((doc) => (doc.cover === null ? 'no cover' : doc.cover.alternativeText))
+      const readsFile = () => peer.calls.some((call) => keysOf(call).some((one) => one.documentId === file.documentId))
       settle()
       expect(await covers()).toEqual([null])
+      expect(readsFile()).toBe(true)
+      peer.calls.length = 0
       expect(await covers()).toEqual([null])
+      // Kept: the page and its count items are read, the file is not.
+      expect(peer.calls.length).toBeGreaterThan(0)
+      expect(readsFile()).toBe(false)
       const info = new FormData()
       info.append('fileInfo', JSON.stringify({ alternativeText: 'changed' }))
       expect((await sendForm(ctx, info, key, `/api/upload?id=${file.id}`)).status).toBe(200)
