@@ -172,4 +172,4 @@ echo
 [ -n "$only" ] || node -e 'const [s, o] = process.argv.slice(1).map(Number); console.log(`Upload of a 2 MB JPEG (POST /api/upload, median of the measured rounds): Strapi ${s.toFixed(0)} ms, ours ${o.toFixed(0)} ms (${(o / s).toFixed(2)}x Strapi'"'"'s time).`)' "${rps[s.u]:-0}" "${rps[on.u]:-0}"
 echo
 echo "Seeding: Strapi $s_seed (then copied in its database); ours $o_seed."
-echo "Load average (1, 5, 15 min) before each block: Strapi N=1,000 $l1; Strapi N=10,000 $l2; ours N=1,000 / 10,000 articles $l3; ours N=10,000 $l4; at the end $(load)."
+echo "Load average (1, 5, 15 min) before each block: Strapi N=1,000 $l1; Strapi N=10,000 ${l2:--}; ours N=1,000 / 10,000 articles $l3; ours N=10,000 ${l4:--}; at the end $(load)."
