@@ -204,6 +204,15 @@ export const TTL_ATTRIBUTE = 'ttl'
 export const HEAD = '#head'
 
 /**
+ * A type's pseudo-list of wide commits (wide/commit.ts): its count item's revision moves with every
+ * commit of a write past one transaction, in the commit's own transaction. Such a commit changes
+ * versions that readers get by key (resolving the marks) before their lists' count items move
+ * (as each part is applied), so what is validated by the revisions of another type's lists (a
+ * populated answer, kept targets) is validated by this one too.
+ */
+export const WIDE_CHANGES = '#wide'
+
+/**
  * The list of a locale's versions is named by the locale (`draft:<locale>` for drafts); the served
  * list of a fallback locale by `~<list>`.
  */

@@ -10,7 +10,7 @@ import type { Filter } from '../query/filters.js'
 import type { SortEntry } from '../query/sort.js'
 import type { Services } from '../services.js'
 import type { TypeList } from '../storage/lists/validator.js'
-import { servedList, versionList, type Status } from '../table.js'
+import { servedList, versionList, WIDE_CHANGES, type Status } from '../table.js'
 import { LOCALIZATIONS, type PopulateTree } from './populate-query.js'
 import { isComponentType, typeBelowField } from '../components/types.js'
 import { targetOf } from './targets.js'
@@ -104,6 +104,8 @@ export async function listsReadThrough(services: Services, type: ContentType, re
   const defaultLocale = await locales.defaultCode()
   const result: TypeList[] = []
   for (const [target, everyLocale] of reached) {
+    // Its wide commits change versions read by key before their lists move (WIDE_CHANGES).
+    result.push({ uid: target.uid, list: WIDE_CHANGES })
     const status: Status = target.draftAndPublish ? read.status : 'published'
     const codes = !target.localized ? [defaultLocale] : everyLocale ? every : along
     for (const code of codes) {

@@ -10,7 +10,7 @@ import type { Version } from '../storage/items.js'
 import { itemBytes } from '../storage/item-size.js'
 import type { ListState } from '../storage/lists/validator.js'
 import { settled } from '../storage/lists/validator.js'
-import { listKey } from '../table.js'
+import { listKey, WIDE_CHANGES } from '../table.js'
 
 /** Reads versions by key (DocumentStore.batchReader): the versions found, in the order of `keys`; the calls made in one turn are read together. */
 export type VersionReader = (type: ContentType, keys: readonly { documentId: string; list: string }[]) => Promise<Version[]>
@@ -19,7 +19,8 @@ export type VersionReader = (type: ContentType, keys: readonly { documentId: str
 const ENTRY_OVERHEAD = 400
 
 interface Entry {
-  readonly revision: number
+  /** The list's revision and its type's wide commits' (WIDE_CHANGES), as read before the version. */
+  readonly revision: string
   readonly version: Version | null
   readonly bytes: number
 }
@@ -42,17 +43,23 @@ export class TargetCache {
   }
 
   /**
-   * `read` with this cache in front: a key whose list `stateOf` knows is answered from here when
-   * kept at that list's revision; the others are read (in one call), and kept when their list
-   * had settled by the time the read started.
+   * `read` with this cache in front, `lists` the states a validator read before it (by count
+   * key name): a key whose list and type's wide commits (WIDE_CHANGES) were both read is answered
+   * from here when kept at those revisions; the others are read (in one call), and kept when
+   * both had settled by the time the read started.
    */
-  reader(read: VersionReader, stateOf: (key: string) => ListState | undefined): VersionReader {
+  reader(read: VersionReader, lists: ReadonlyMap<string, ListState>): VersionReader {
     if (!this.enabled) return read
+    const stateOf = (uid: string, list: string): { revision: string; changedAt: number } | undefined => {
+      const own = lists.get(listKey(uid, list))
+      const wide = lists.get(listKey(uid, WIDE_CHANGES))
+      return own === undefined || wide === undefined ? undefined : { revision: `${own.revision} ${wide.revision}`, changedAt: Math.max(own.changedAt, wide.changedAt) }
+    }
     return async (type, keys) => {
       const found = new Map<string, Version | null>()
       const missing: { documentId: string; list: string }[] = []
       for (const key of keys) {
-        const state = stateOf(listKey(type.uid, key.list))
+        const state = stateOf(type.uid, key.list)
         const entry = state === undefined ? undefined : this.get(entryKey(type, key), state.revision)
         if (entry === undefined) missing.push(key)
         else found.set(`${key.documentId} ${key.list}`, entry.version)
@@ -64,7 +71,7 @@ export class TargetCache {
         missing.forEach((key, i) => {
           const version = answers[i]?.[0] ?? null
           found.set(`${key.documentId} ${key.list}`, version)
-          const state = stateOf(listKey(type.uid, key.list))
+          const state = stateOf(type.uid, key.list)
           if (state !== undefined && settled(state.changedAt, startedAt)) this.set(entryKey(type, key), state.revision, version)
         })
       }
@@ -72,7 +79,7 @@ export class TargetCache {
     }
   }
 
-  private get(key: string, revision: number): Entry | undefined {
+  private get(key: string, revision: string): Entry | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined || entry.revision !== revision) return undefined
     this.entries.delete(key)
@@ -80,7 +87,7 @@ export class TargetCache {
     return entry
   }
 
-  private set(key: string, revision: number, version: Version | null): void {
+  private set(key: string, revision: string, version: Version | null): void {
     const bytes = ENTRY_OVERHEAD + key.length + (version === null ? 0 : itemBytes(version.attributes))
     if (bytes > this.capacity) return
     this.drop(key)

@@ -10,7 +10,7 @@ import { randomInt } from 'node:crypto'
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
 import { ApiError, badRequest, payloadTooLarge, serviceUnavailable } from '../errors.js'
-import { ATTR, META } from '../table.js'
+import { ATTR, META, WIDE_CHANGES } from '../table.js'
 import { ConditionFailed, TransactionConflict, transactWrite } from './client.js'
 import { countUpdates, listDeltas, planChanges, planSteps, type Chains, type DocumentState, type TransactItem } from './document-plan.js'
 import { headKey, type Version } from './items.js'
@@ -154,7 +154,9 @@ export class DocumentCommitter {
         const state = headed[0]!.state!
         const rewrite = groups[0]!.changes.some((pending) => pending.rewrite)
         wide = planWide(type, state, after, planSteps(type, this.tableName, state, after, guard.chains, rewrite), now, rewrite)
-        items = [wideHeadMove(this.tableName, type, state, wide.change), ...checks, ...extras, ...wide.now.map((step) => step.item), ...countUpdates(type, this.tableName, listDeltas(wide.now), now)]
+        // The type's wide commits move (WIDE_CHANGES): what readers get by key changes from this commit on.
+        const counted = new Map([...listDeltas(wide.now), [WIDE_CHANGES, 0]])
+        items = [wideHeadMove(this.tableName, type, state, wide.change), ...checks, ...extras, ...wide.now.map((step) => step.item), ...countUpdates(type, this.tableName, counted, now)]
         if (items.length > MAX_TRANSACTION_ITEMS) throw new TooLarge(transactionTooLarge(items.length))
         // DynamoDB refuses a transaction over 4 MB (a 500 otherwise).
         if (!fitsOneTransaction(items) || !changeFits(wide.change)) throw new TooLarge(payloadTooLarge(MAX_TRANSACTION_BYTES))

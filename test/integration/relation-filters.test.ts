@@ -4,7 +4,7 @@
 // request's locale and status, the 400s and 403s; `sort=author.name`; and a deleted document (or
 // locale version) leaving populate, counts and filters at once, without ever failing the delete.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { indexedFields, META, slotIndex } from '../../lib/table.js'
+import { indexedFields, META, slotIndex, WIDE_CHANGES } from '../../lib/table.js'
 import { json } from '../support/context.js'
 import { dataOf, draftClient, type Doc } from '../support/drafts.js'
 import { expectQuery400, getOne, idsOf, shop, type Shop } from '../support/relations.js'
@@ -102,7 +102,7 @@ describe('filters through relations', () => {
     expect(idsOf(authors)).toEqual([])
   })
 
-  it('reads a to-one filter in three calls: the target\'s index entries, its links, then the sources by key with the count items of both types\' lists', async () => {
+  it('reads a to-one filter in three calls: the target\'s index entries, its links, then the sources by key with the count items of both types\' lists and wide commits', async () => {
     const calls: string[] = []
     w.s.ctx.db.middlewareStack.add((next, context) => async (args) => {
       const input = args.input as { IndexName?: string; Key?: { documentId?: string }; RequestItems?: Record<string, { Keys: { documentId: string; locale: string }[] }> }
@@ -117,7 +117,7 @@ describe('filters through relations', () => {
     } finally {
       w.s.ctx.db.middlewareStack.remove('calls')
     }
-    expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`, 'QueryCommand links', 'BatchGetItemCommand count api::article.article#en,count api::author.author#en,version,version'])
+    expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`, 'QueryCommand links', `BatchGetItemCommand count api::article.article#${WIDE_CHANGES},count api::article.article#en,count api::author.author#${WIDE_CHANGES},count api::author.author#en,version,version`])
   })
 
   it('reads the links of every matching target at once', async () => {

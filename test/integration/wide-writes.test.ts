@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { itemBytes } from '../../lib/storage/item-size.js'
 import { ATTR, HEAD } from '../../lib/table.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { createPeer, createTestContext, documentItems, expectStorageInvariants, holdWrites, json, type TestContext } from '../support/context.js'
 import { hangGuard, rounds } from '../support/rounds.js'
 
@@ -159,6 +160,26 @@ describe('a document in 100 locales, past 1 MB', () => {
     during.release()
     expect((await writing).status).toBe(200)
     expect(await seen(documentId)).toEqual(new Set(['6/c0']))
+    await expectSettled(documentId)
+  }, hangGuard(120_000))
+
+  it('a process that keeps populated documents shows a committed change to the localizations it kept, before it is applied', async () => {
+    // The page cache off, populated documents kept (as by default); its lists settle before it reads.
+    const reader = createPeer(ctx, { rest: { ...ctx.config.rest, pageCache: 0 } })
+    const documentId = await document(7)
+    const page = `/api/articles?locale=${SOME[3]}&filters[documentId][$eq]=${documentId}&populate=localizations`
+    const localizations = async () => new Set(((await json(await reader.request('GET', page, { token: key }))).data[0]?.localizations ?? []).map((doc: Doc) => `${doc.views}/${doc.category}`))
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 200))
+    expect(await localizations()).toEqual(new Set(['7/c0']))
+    expect(await localizations()).toEqual(new Set(['7/c0']))
+    const during = barrier(isApply)
+    const writing = ctx.request('PUT', `/api/articles/${documentId}?locale=en`, { token: key, body: { data: { views: 8 } } })
+    await during.arrived
+    // Committed, no marked item rewritten yet (their lists have not moved): the kept versions are not served.
+    expect(await localizations()).toEqual(new Set(['8/c0']))
+    during.release()
+    expect((await writing).status).toBe(200)
+    expect(await localizations()).toEqual(new Set(['8/c0']))
     await expectSettled(documentId)
   }, hangGuard(120_000))
 

@@ -26,7 +26,7 @@ export interface ListHead {
   readonly revisions: readonly number[]
   /** When the newest of them last changed (ms since the epoch; 0 when never). */
   readonly changedAt: number
-  /** Each list read that has a count item, by its count key's name (`listKey(uid, list)`): its own revision and last change. */
+  /** Each list read, by its count key's name (`listKey(uid, list)`): its own revision and last change (0 and 0 when it has no count item). */
   readonly lists: ReadonlyMap<string, ListState>
 }
 
@@ -36,10 +36,9 @@ export interface ListState {
   readonly changedAt: number
 }
 
-/** The state of every list whose count item is among `items`. */
-function statesOf(items: readonly (Item | undefined)[]): Map<string, ListState> {
-  return new Map(items.filter((item): item is Item => item !== undefined)
-    .map((item) => [String(item.locale), { revision: Number(item[ATTR.revision] ?? 0), changedAt: Number(item.at ?? 0) }]))
+/** The state of each of `keys` (count keys' names), from its count item among `byKey`. */
+function statesOf(keys: readonly string[], byKey: ReadonlyMap<string, Item>): [string, ListState][] {
+  return keys.map((key) => [key, { revision: Number(byKey.get(key)?.[ATTR.revision] ?? 0), changedAt: Number(byKey.get(key)?.at ?? 0) }])
 }
 
 /**
@@ -55,7 +54,7 @@ export function headOf(type: ContentType, lists: readonly string[], items: reado
     total: counted.reduce((sum, list) => sum + Number(of(list)?.n ?? 0), 0),
     revisions: all.map((list) => Number(of(list)?.[ATTR.revision] ?? 0)),
     changedAt: Math.max(0, ...all.map((list) => Number(of(list)?.at ?? 0))),
-    lists: statesOf(items),
+    lists: new Map(statesOf(all.map((list) => listKey(type.uid, list)), byList)),
   }
 }
 
@@ -74,7 +73,7 @@ export function withDependencies(head: ListHead, dependencies: readonly TypeList
     total: head.total,
     revisions: [...head.revisions, ...found.map((item) => Number(item?.[ATTR.revision] ?? 0))],
     changedAt: Math.max(head.changedAt, ...found.map((item) => Number(item?.at ?? 0))),
-    lists: new Map([...head.lists, ...statesOf(found)]),
+    lists: new Map([...head.lists, ...statesOf(dependencies.map(({ uid, list }) => listKey(uid, list)), byKey)]),
   }
 }
 
