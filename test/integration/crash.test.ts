@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ATTR } from '../../lib/table.js'
-import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, documentItems, expectStorageInvariants, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createSeeder, createTestContext, documentItems, expectStorageInvariants, json, type TestContext } from '../support/context.js'
 
 /** 24 locales: each write fits one transaction. */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'da', 'fi', 'pl', 'cs', 'sk', 'hu', 'ro', 'bg', 'el', 'tr', 'ru', 'uk', 'ja', 'ko', 'zh', 'ar']
@@ -53,8 +53,9 @@ describe('a writer killed mid-write', () => {
   it(`leaves the ${LOCALES.length} versions agreeing after each of ${KILLS} kills, and converges on the next write`, async () => {
     const created = await ctx.request('POST', '/api/articles?locale=en', { token: key, body: { data: { title: 'en', views: 0 } } })
     const { documentId } = (await json(created)).data
+    const seeder = createSeeder(ctx)
     for (const locale of LOCALES.slice(1)) {
-      expect((await ctx.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data: { title: locale } } })).status).toBe(200)
+      expect((await seeder.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data: { title: locale } } })).status).toBe(200)
     }
     for (let kill = 0; kill < KILLS; kill++) {
       const start = (kill + 1) * 1000
@@ -102,9 +103,10 @@ describe('a writer killed in the middle of a write wider than one transaction (1
   it(`keeps the 200 versions agreeing after kills at ${WIDE_KILLS.length} points of the write, and the next write converges`, async () => {
     const created = await ctx.request('POST', '/api/articles?locale=en', { token: key, body: { data: { title: 'en', views: 0 } } })
     const { documentId } = (await json(created)).data
+    const seeder = createSeeder(ctx)
     for (let i = 1; i < WIDE_LOCALES.length; i += 10) {
       await Promise.all(WIDE_LOCALES.slice(i, i + 10).map(async (locale) => {
-        expect((await ctx.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data: { title: locale } } })).status).toBe(200)
+        expect((await seeder.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { token: key, body: { data: { title: locale } } })).status).toBe(200)
       }))
     }
     const views = async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { MARK_STRIDE } from '../../lib/storage/lists/marks.js'
 import { articleData, body } from '../support/factories.js'
-import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
+import { createPeer, createSeeder, createTestContext, json, type TestContext } from '../support/context.js'
 import { hangGuard, rounds } from '../support/rounds.js'
 
 const N = 320
@@ -37,11 +37,12 @@ describe('list marks', () => {
     ctx = await createTestContext({ rest: { pageCache: 0 } })
     reference = createPeer(ctx, { rest: { ...ctx.config.rest, listMarks: 0 } })
     key = await ctx.token()
+    const seeder = createSeeder(ctx)
     for (let i = 0; i < N; i += 20) {
       await Promise.all(Array.from({ length: Math.min(20, N - i) }, (_, j) => {
         const n = i + j
         const title = `${WORDS[(n * 7) % WORDS.length]} ${WORDS[(n * 3) % WORDS.length]} ${n % 13}`
-        return ctx.request('POST', '/api/articles', { token: key, body: body(articleData({ title, slug: `s-${(n * 37) % N}`, views: n % 5 })) })
+        return seeder.request('POST', '/api/articles', { token: key, body: body(articleData({ title, slug: `s-${(n * 37) % N}`, views: n % 5 })) })
       }))
     }
     ctx.db.middlewareStack.add((next) => async (args) => {

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { articleData, body } from '../support/factories.js'
-import { createTestContext, json, type TestContext } from '../support/context.js'
+import { createSeeder, createTestContext, json, type TestContext } from '../support/context.js'
 import { article } from '../support/types.js'
 import { INDEX, META, indexedFields, slotIndex } from '../../lib/table.js'
 
@@ -178,10 +178,11 @@ describe('deep pages in id order', () => {
     // (no read) or resume at a list mark (no skipped entries read).
     ctx = await createTestContext({ rest: { pageCache: 0, listMarks: 0 } })
     const key = await ctx.token()
+    const seeder = createSeeder(ctx)
     ids = []
     for (let i = 0; i < N; i += 20) {
       const batch = await Promise.all(Array.from({ length: Math.min(20, N - i) }, () =>
-        ctx.request('POST', '/api/articles', { token: key, body: body(articleData()) }).then(json)))
+        seeder.request('POST', '/api/articles', { token: key, body: body(articleData()) }).then(json)))
       ids.push(...batch.map((response) => response.data.id as number))
     }
     ids.sort((a, b) => a - b)

@@ -3,7 +3,7 @@
 // the targets too); a page of 40 documents each with 30 links, 1,200 in all (maxDocuments before anything is
 // returned; a window of them read in one batched call per level).
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createPeer, createTestContext, json, type TestContext } from '../support/context.js'
+import { createPeer, createSeeder, createTestContext, json, type TestContext } from '../support/context.js'
 import { createDocumentClient } from '../../lib/storage/client.js'
 
 let ctx: TestContext
@@ -38,14 +38,15 @@ describe('ETags of populated answers', () => {
 
 describe('a page of 40 documents each with 30 links (1,200 targets, past maxDocuments of 1,000)', () => {
   it('is a 400 past maxDocuments before anything is returned; a window of it costs one batched read per level', async () => {
+    const seeder = createSeeder(ctx)
     const tags: string[] = []
     for (let i = 0; i < 30; i += 10) {
-      const made = await Promise.all(Array.from({ length: 10 }, (_, k) => call('POST', '/api/tags', { data: { name: `bulk ${i + k}` } })))
+      const made = await Promise.all(Array.from({ length: 10 }, (_, k) => seeder.request('POST', '/api/tags', { token: key, body: { data: { name: `bulk ${i + k}` } } })))
       for (const response of made) tags.push((await json(response)).data.documentId)
     }
     // One after another: writes in parallel that link the same targets check the same items, so
     // their transactions conflict and retry, which only slows the setup down on a loaded machine.
-    for (let i = 0; i < 40; i += 1) expect((await call('POST', '/api/articles', { data: { title: `page ${i}`, tags } })).status).toBe(200)
+    for (let i = 0; i < 40; i += 1) expect((await seeder.request('POST', '/api/articles', { token: key, body: { data: { title: `page ${i}`, tags } } })).status).toBe(200)
     const page = '/api/articles?filters[title][$startsWith]=page&pagination[pageSize]=40'
     const refused = await call('GET', `${page}&populate=tags`)
     expect(refused.status).toBe(400)
