@@ -29,6 +29,12 @@ let admin: AdminBrowser
 const url = (path: string) => `${server.url}${path}`
 const shot = (name: string, fullPage = false) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage })
 const status = () => page.getByRole('status').first()
+/**
+ * How long a status may take to show an action's outcome: a form's action is a page navigation,
+ * which a key press does not wait for (and a click only until it starts), so its message is polled
+ * for (on a loaded 2-core machine the old page's message was read once, 2026-11-28).
+ */
+const SETTLED = { timeout: 60_000, interval: 100 }
 const bar = () => page.getByRole('region', { name: 'Status and actions' })
 
 /** Creates through the API (full-access token); the document's id. */
@@ -82,24 +88,24 @@ describe("the editor's desk, in Chromium", { timeout: 240_000 }, () => {
     // A change saved as a draft: en is modified; the counts follow.
     await page.getByRole('textbox', { name: 'title' }).fill('Status en, edited')
     await bar().getByRole('button', { name: 'Save draft' }).click()
-    expect(await status().textContent()).toContain('Saved.')
+    await expect.poll(() => status().textContent(), SETTLED).toContain('Saved.')
     expect(await bar().locator('.state').first().textContent()).toBe('en: modified')
     expect(await all.getByRole('button').allTextContents()).toEqual(['Publish 2 locales', 'Unpublish 2 locales', 'Discard 1 draft'])
     await shot('status-bar')
 
     await all.getByRole('button', { name: 'Discard 1 draft' }).click()
-    expect(await status().textContent()).toContain('Every modified draft discarded.')
+    await expect.poll(() => status().textContent(), SETTLED).toContain('Every modified draft discarded.')
     expect(await page.getByRole('textbox', { name: 'title' }).inputValue()).toBe('Status en')
 
     await all.getByRole('button', { name: 'Unpublish 2 locales' }).click()
-    expect(await status().textContent()).toContain('Every locale unpublished')
+    await expect.poll(() => status().textContent(), SETTLED).toContain('Every locale unpublished')
     expect([await live(id, 'en'), await live(id, 'fr'), await live(id, 'de')]).toEqual([404, 404, 404])
     expect(await all.getByRole('button').allTextContents()).toEqual(['Publish 3 locales', 'Unpublish 0 locales', 'Discard 0 drafts'])
 
     // Publish every locale, this one's edit saved first.
     await page.getByRole('textbox', { name: 'title' }).fill('Status en, final')
     await all.getByRole('button', { name: 'Publish 3 locales' }).click()
-    expect(await status().textContent()).toContain('Every locale with a draft to publish is published.')
+    await expect.poll(() => status().textContent(), SETTLED).toContain('Every locale with a draft to publish is published.')
     expect([await live(id, 'en'), await live(id, 'fr'), await live(id, 'de')]).toEqual(['Status en, final', 'Statut fr', 'Status de'])
 
     // This locale's own actions, from the bar, with the keyboard alone.
@@ -107,7 +113,7 @@ describe("the editor's desk, in Chromium", { timeout: 240_000 }, () => {
     await page.keyboard.press('Shift+Tab')
     for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.textContent === 'Unpublish en')); i++) await page.keyboard.press('Shift+Tab')
     await page.keyboard.press('Enter')
-    expect(await status().textContent()).toContain('Unpublished')
+    await expect.poll(() => status().textContent(), SETTLED).toContain('Unpublished')
     expect(await live(id, 'en')).toBe(404)
   })
   it('sorts by a column header, filters in words with several conditions, keeps chosen columns, and acts on selected rows', async () => {
