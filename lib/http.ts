@@ -12,7 +12,8 @@ import {
 import { requestLog, type LogSettings, type LogWriter } from './observability/request-log.js'
 import type { Version, VersionTag } from './storage/items.js'
 
-const UTF8 = new TextEncoder()
+/** The one UTF-8 encoder of answers (a cached page is kept encoded as `jsonText` sends it). */
+export const UTF8 = new TextEncoder()
 
 /** The limits every app enforces: request body bytes and response body bytes. */
 export interface AppLimits {

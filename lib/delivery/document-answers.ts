@@ -4,7 +4,7 @@
 import type { Context } from 'hono'
 import { documentAnswer, documentsAnswer, type Populated } from '../answers/document.js'
 import type { ContentType } from '../content-types.js'
-import { etagOf, json, jsonText, populatedTagOf } from '../http.js'
+import { etagOf, json, jsonText, populatedTagOf, UTF8 } from '../http.js'
 import type { Written } from '../operations/create.js'
 import type { FoundOne } from '../operations/find-one.js'
 import type { FindPlan } from '../operations/find.js'
@@ -14,8 +14,6 @@ import type { Version } from '../storage/items.js'
 import { settled } from '../storage/lists/validator.js'
 import { listTag, noneMatch, notModified } from './conditional.js'
 import type { PageCache } from './page-cache.js'
-
-const UTF8 = new TextEncoder()
 
 /** How a get one's `data` is shaped: the document, or an array of it (api.rest.findOneShape). */
 export type OneShape = 'object' | 'array'
