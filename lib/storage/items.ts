@@ -122,7 +122,8 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
   }
   for (const name of Object.keys(type.components)) {
     const raw = item[name]
-    attributes[name] = raw === undefined || raw === null ? null : unpackJson(raw as string | Uint8Array)
+    if (raw === undefined || raw === null) attributes[name] = null
+    else decodedOnUse(attributes, name, raw as string | Uint8Array)
   }
   return {
     documentId: item.documentId as string,
@@ -135,6 +136,27 @@ export function itemToVersion(type: ContentType, item: Record<string, unknown>):
     publishedAt: (item.publishedAt ?? null) as string | null,
     attributes,
   }
+}
+
+/**
+ * Sets `attributes[name]` to the value stored as `raw`, decoded when first read: a component or
+ * zone (often the largest part of a version: a landing's zone is about 20 KB of JSON) is shown only
+ * when populated, so a page without populate, a `fields` selection or a relation's targets never
+ * pay for inflating and parsing it. To every reader (a property read, a spread, `Object.entries`,
+ * JSON.stringify) it is the decoded value; an assignment replaces it.
+ */
+function decodedOnUse(attributes: Attributes, name: string, raw: string | Uint8Array): void {
+  const settle = (value: unknown) => Object.defineProperty(attributes, name, { value, writable: true, enumerable: true, configurable: true })
+  Object.defineProperty(attributes, name, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = unpackJson(raw)
+      settle(value)
+      return value
+    },
+    set: settle,
+  })
 }
 
 /** A read's projection: the names it asks for, each behind a placeholder (some are reserved words). */
