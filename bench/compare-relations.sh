@@ -122,9 +122,12 @@ l1=$(load); bench s strapi http://127.0.0.1:4601
 # This project, on a fresh table, with the page cache as by default and then off
 admin=$(node -e 'console.log(require("crypto").randomBytes(24).toString("hex"))')
 table="compare_rel_$$"; pid=
-trap '[ -n "$pid" ] && kill -TERM -- -$pid 2>/dev/null' EXIT
+# A data folder of its own: in one kept across runs, DynamoDB Local would scan the earlier runs'
+# stream records for every item this run's table touches (lib/storage/schema.ts, ensureTable).
+data=$(mktemp -d /tmp/compare-rel-data.XXXXXX)
+trap '[ -n "$pid" ] && kill -TERM -- -$pid 2>/dev/null; rm -rf "$data"' EXIT
 start() { # extra env...
-  env PORT=4602 TABLE_NAME="$table" ADMIN_TOKEN=$admin "$@" setsid npm start >>"/tmp/compare-rel-$$.log" 2>&1 &
+  env PORT=4602 TABLE_NAME="$table" DATA_DIR="$data" ADMIN_TOKEN=$admin "$@" setsid npm start >>"/tmp/compare-rel-$$.log" 2>&1 &
   pid=$!
   wait_health http://127.0.0.1:4602 || { echo "the project did not start; see /tmp/compare-rel-$$.log" >&2; exit 1; }
 }

@@ -15,8 +15,17 @@ function projection(index: IndexDeclaration) {
  * processes may start on a new table at once (two local servers, a test run): the ones that lose
  * the race to create it wait for the winner's table. A table kept from an earlier version (a local
  * data folder) gets the indexes declared since, one at a time as DynamoDB adds them.
+ *
+ * `stream: false` (tests and benchmarks that read no change stream) leaves the change stream off:
+ * DynamoDB Local finds a stream's first record, for every item a call reads or writes, by scanning
+ * its stream records of every table in sequence order (`SELECT MIN(SequenceNumber) ... WHERE
+ * StreamID = ?` on a table indexed by sequence only, kept after the table is deleted), so a table
+ * whose stream starts after N records of other tables pays for N on every item: 40,000 made a
+ * `PutItem` and a `GetItem` 5 to 7 times slower (bench/dynamodb-local-streams.ts). Turning it on later (this function again, without the option)
+ * gives the table its stream.
  */
-export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
+export async function ensureTable(db: DynamoDBDocumentClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
+  const wanted = options.stream ?? true
   // The document client shares the low-level client's stack and sends its commands unchanged.
   const client = db as unknown as DynamoDBClient
   for (;;) {
@@ -25,13 +34,13 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
       table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error
-      await createTable(client, tableName)
+      await createTable(client, tableName, wanted)
       await waitUntilTableExists({ client, minDelay: 1, maxDelay: 2, maxWaitTime: 120 }, { TableName: tableName })
       continue
     }
     const building = table?.TableStatus !== 'ACTIVE' || (table.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE')
     const missing = TABLE.indexes.find((index) => !(table?.GlobalSecondaryIndexes ?? []).some((existing) => existing.IndexName === index.name))
-    const streaming = table?.StreamSpecification?.StreamEnabled === true && table.StreamSpecification.StreamViewType === STREAM_VIEW_TYPE
+    const streaming = !wanted || (table?.StreamSpecification?.StreamEnabled === true && table.StreamSpecification.StreamViewType === STREAM_VIEW_TYPE)
     if (!building && missing === undefined && streaming) return
     if (!building && missing !== undefined) await addIndex(client, tableName, missing)
     else if (!building && !streaming) await enableStream(client, tableName)
@@ -71,15 +80,16 @@ function keySchema(index: IndexDeclaration) {
 
 /**
  * The CreateTable request of the table (on-demand billing), with `indexes` (all of the declared
- * ones unless told otherwise: the cost benchmark also makes tables with fewer).
+ * ones unless told otherwise: the cost benchmark also makes tables with fewer) and its change
+ * stream unless `stream` is false.
  */
-export function tableDefinition(tableName: string, indexes: readonly IndexDeclaration[] = TABLE.indexes): CreateTableCommandInput {
+export function tableDefinition(tableName: string, indexes: readonly IndexDeclaration[] = TABLE.indexes, stream = true): CreateTableCommandInput {
   const keyAttributes = [TABLE.partitionKey, TABLE.sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])]
   const definitions = [...new Map(keyAttributes.map((key) => [key.name, key])).values()]
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
+    StreamSpecification: stream ? { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE } : undefined,
     AttributeDefinitions: definitions.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
     KeySchema: [
       { AttributeName: TABLE.partitionKey.name, KeyType: 'HASH' },
@@ -94,9 +104,9 @@ export function tableDefinition(tableName: string, indexes: readonly IndexDeclar
   }
 }
 
-async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
+async function createTable(client: DynamoDBClient, tableName: string, stream: boolean): Promise<void> {
   try {
-    await client.send(new CreateTableCommand(tableDefinition(tableName)))
+    await client.send(new CreateTableCommand(tableDefinition(tableName, TABLE.indexes, stream)))
   } catch (error) {
     // Another process created it between our look and our create.
     if (!(error instanceof ResourceInUseException)) throw error

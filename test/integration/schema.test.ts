@@ -22,6 +22,23 @@ describe('ensureTable', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(TABLE.indexes.map((index) => index.name).sort())
     // And again, on the table that exists now.
     await ensureTable(clients[1]!, tableName)
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' })
+  })
+
+  it('leaves the change stream off when asked (tests that read none), and turns it on when asked again without', async () => {
+    const endpoint = dynamoEndpoint()
+    assertLoopback(endpoint)
+    const tableName = `test-${randomBytes(6).toString('hex')}`
+    const db = createDocumentClient({ region: 'us-east-1', endpoint })
+    const describe = async () => (await (db as unknown as DynamoDBClient).send(new DescribeTableCommand({ TableName: tableName }))).Table
+    await ensureTable(db, tableName, { stream: false })
+    expect((await describe())?.StreamSpecification?.StreamEnabled ?? false).toBe(false)
+    // Asked again with the option, it stays off; without it, the stream comes on.
+    await ensureTable(db, tableName, { stream: false })
+    expect((await describe())?.StreamSpecification?.StreamEnabled ?? false).toBe(false)
+    await ensureTable(db, tableName)
+    expect((await describe())?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' })
+    expect((await describe())?.LatestStreamArn).toMatch(/stream/)
   })
 })
 

@@ -12,7 +12,7 @@ import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynam
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createTestContext, type TestContext } from '../support/context.js'
+import { createTestContext, withStream, type TestContext } from '../support/context.js'
 import { fakeSqs, type FakeSqs } from '../support/fake-sqs.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { shippedTypes } from '../support/types.js'
@@ -69,7 +69,7 @@ async function deliverQueue(): Promise<SQSBatchResponse> {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: true } } as never)
+  ctx = await withStream(await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: true } } as never))
   sqs = await fakeSqs({ credentials, region: REGION })
   receiver = await startReceiver()
   registryDir = mkdtempSync(join(tmpdir(), 'registry-'))

@@ -4,7 +4,7 @@
 // delivering it after a restart.
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, createPeer, createTestContext, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, createPeer, createTestContext, withStream, type TestContext } from '../support/context.js'
 import { startLocal } from '../support/local-process.js'
 import { startReceiver } from '../support/receiver.js'
 import { hangGuard, rounds } from '../support/rounds.js'
@@ -102,7 +102,7 @@ describe('webhook delivery', { timeout: hangGuard(600_000) }, () => {
   })
 
   it('refuses at delivery a name that resolves to a loopback address where private addresses are not allowed', async () => {
-    const strict = await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: false, firstRetryMs: 100, maxRetryDelayMs: 100, retryForMs: 300 } } as never)
+    const strict = await withStream(await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: false, firstRetryMs: 100, maxRetryDelayMs: 100, retryForMs: 300 } } as never))
     const { startWebhookStream } = await import('../../lib/local/webhook-stream.js')
     const stream = await startWebhookStream({ db: strict.db, tableName: strict.config.tableName, types: strict.services.types, service: strict.services.webhooks, idleMs: 50 })
     const receiver = await startReceiver()
@@ -129,7 +129,7 @@ describe('webhook delivery', { timeout: hangGuard(600_000) }, () => {
 
 describe('a crash right after a commit', () => {
   it('delivers the committed write after npm start is killed with SIGKILL and started again', async () => {
-    const table = await createTestContext()
+    const table = await withStream(await createTestContext())
     const receiver = await startReceiver()
     receiver.respond = () => 503 // the first process cannot deliver it before it dies
     const env = { DYNAMODB_ENDPOINT: table.endpoint, TABLE_NAME: table.config.tableName, ADMIN_TOKEN, TOKEN_HASH_SECRET: 'test-token-hash-key-0123456789abcdefghij', WEBHOOKS_FIRST_RETRY_MS: '100', WEBHOOKS_MAX_RETRY_DELAY_MS: '200' }

@@ -54,7 +54,10 @@ export async function createTestContext(
   const secrets = { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }
   // The table and the first start's public role, through a plain client (`clientConfig` may point elsewhere).
   const setup = createDocumentClient({ region: 'us-east-1', endpoint })
-  await ensureTable(setup, config.tableName)
+  // No change stream unless a test turns it on (withStream): on DynamoDB Local every item a call
+  // touches on a table whose stream starts after the worker's earlier files' records costs a scan
+  // of those records (lib/storage/schema.ts, ensureTable).
+  await ensureTable(setup, config.tableName, { stream: false })
   await createServices(setup, config, secrets, types).access.ensurePublicRole()
   const services = createServices(db, config, secrets, types, blobs)
   const app = createServerApp(services, () => undefined)
@@ -74,6 +77,12 @@ export async function createTestContext(
     }
   }
   return { app, services, db, config, endpoint, request, admin, token, addLocales }
+}
+
+/** Turns on the change stream of `ctx`'s table, for a test that reads it (webhooks). */
+export async function withStream(ctx: TestContext): Promise<TestContext> {
+  await ensureTable(ctx.db, ctx.config.tableName)
+  return ctx
 }
 
 /** Sends requests to `app` as a client would: `body` objects as JSON, `token` as a bearer. */

@@ -3,7 +3,7 @@
 // running on its table.
 import { startWebhookStream, type WebhookStream } from '../../lib/local/webhook-stream.js'
 import type { BlobStore } from '../../lib/media/blobs.js'
-import { createTestContext, type TestContext } from './context.js'
+import { createTestContext, withStream, type TestContext } from './context.js'
 
 export interface WebhookContext extends TestContext {
   readonly stream: WebhookStream
@@ -15,7 +15,7 @@ export interface WebhookContext extends TestContext {
 }
 
 export async function createWebhookContext(retry: { firstRetryMs?: number; maxRetryDelayMs?: number; retryForMs?: number } = {}, blobs?: BlobStore): Promise<WebhookContext> {
-  const ctx = await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: true, firstRetryMs: 200, maxRetryDelayMs: 1000, ...retry } } as never, {}, undefined, blobs)
+  const ctx = await withStream(await createTestContext({ webhooks: { allowInsecure: true, allowPrivate: true, firstRetryMs: 200, maxRetryDelayMs: 1000, ...retry } } as never, {}, undefined, blobs))
   const stream = await startWebhookStream({ db: ctx.db, tableName: ctx.config.tableName, types: ctx.services.types, service: ctx.services.webhooks, idleMs: 50, onError: (error) => console.error('webhook stream', error) })
   const hook: WebhookContext['hook'] = async (url, events) => {
     const response = await ctx.admin('POST', '/admin/webhooks', { name: 'test', url, events })
