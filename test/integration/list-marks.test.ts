@@ -29,8 +29,13 @@ describe('list marks', () => {
   }
   /** The page from the process with marks, and the same page from the reference. */
   const both = async (search: string) => ({ marked: await page(ctx, search), expected: await page(reference, search) })
-  /** Lets the list settle (its last write SETTLE_MS ago), as every kept mark requires. */
-  const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
+  /**
+   * Lets the list settle (its last write SETTLE_MS ago), as every kept mark requires. The fake
+   * clock never goes back across tests (each starts from the real one), so that writes an earlier
+   * test stamped later than the real clock have settled too.
+   */
+  let clock = 0
+  const settle = () => vi.setSystemTime((clock = Math.max(clock, Date.now()) + SETTLE_MS + 100))
 
   beforeAll(async () => {
     // The page cache off in both processes, so every answer is read.
@@ -152,6 +157,35 @@ describe('list marks', () => {
       }
     }
   }, hangGuard(120_000))
+
+  it('keeps and uses marks on pages that also read other types\' lists (populate), which move without moving the marks', async () => {
+    const read1 = async (target: Pick<TestContext, 'request'>, search: string) => {
+      const before = read
+      const response = await target.request('GET', `/api/articles?${search}`, { token: key })
+      expect(response.status, search).toBe(200)
+      const { data, meta } = await json(response)
+      return { answer: { ids: data.map((d: { id: number }) => d.id), authors: data.map((d: { author: unknown }) => d.author), meta }, entries: read - before }
+    }
+    const idPage = 'populate=author&pagination[page]=3&pagination[pageSize]=25'
+    const deep = 'populate=author&sort=title&pagination[start]=150&pagination[limit]=20'
+    for (const search of [idPage, deep]) await read1(ctx, search)
+    // From the marks the walk above kept: page 3 reads its own 25 entries, not the 50 before it too.
+    const check = async () => {
+      const id = await read1(ctx, idPage)
+      expect(id.answer).toEqual((await read1(reference, idPage)).answer)
+      expect(id.entries).toBe(25)
+      const sorted = await read1(ctx, deep)
+      expect(sorted.answer).toEqual((await read1(reference, deep)).answer)
+      expect(sorted.entries).toBeLessThanOrEqual(MARK_STRIDE + 20 + 2 + 25)
+    }
+    await check()
+    // An author written just now (the populated type's list moves, the articles' does not): the
+    // marks still hold, and the pages are still exact.
+    const author = await ctx.request('POST', '/api/authors', { token: key, body: body({ name: 'Marked' }) })
+    expect(author.status).toBe(200)
+    await check()
+    await ctx.request('DELETE', `/api/authors/${(await json(author)).data.documentId}`, { token: key })
+  })
 
   it('keeps no mark from a page read while a write was committing', async () => {
     // A near page whose count item comes with its documents, after its index read: a create that

@@ -22,7 +22,7 @@ import { countKey, itemToVersion, versionProjection, versionValues, type Project
 import { settlePending } from '../wide/overlay.js'
 import { planFilter, type KeyRange } from './plan.js'
 import { ListMarks, type Mark } from './marks.js'
-import { headOf, settled, Validator, withDependencies, type ListHead, type TypeList } from './validator.js'
+import { headOf, settled, Validator, withDependencies, type ListHead, type ListState, type TypeList } from './validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -129,8 +129,9 @@ export class ListReader {
       const guess = request.trusted ? this.marks.nearest(order, offset) : undefined
       let read = await this.idPage(type, single, forward, offset, limit, request.trusted, guess?.mark)
       const head = await validator.get()
-      if (guess !== undefined && !holds(guess.revision, head, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
-      this.remember(order, head, request.startedAt, read.from, read.run, slotKey(0))
+      const state = stateOf(head, type, single)
+      if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
+      this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
       return { versions: read.page.map((item) => itemToVersion(type, item)), total: head.total }
     }
     // Farther in, where the page is read from depends on the total.
@@ -158,14 +159,14 @@ export class ListReader {
       const order = orderOf(type, single, slot, direction)
       // Past the first pages the head is read first: a mark that holds under it skips what precedes the page.
       const seek = head === undefined ? undefined : this.marks.nearest(order, start)
-      const mark = seek !== undefined && holds(seek.revision, head as ListHead, request.startedAt) ? seek.mark : undefined
+      const mark = seek !== undefined && holds(seek.revision, stateOf(head as ListHead, type, single), request.startedAt) ? seek.mark : undefined
       const run = await this.ordered(type, single, slot, direction, want, mark)
       const entries = run.map((item) => toEntry(item, slot))
       const position = mark?.position ?? 0
       const page = exactPage(entries, start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
       const versions = await this.fetch(type, backward ? page.reverse() : page, validator)
       const validated = await validator.get()
-      this.remember(order, validated, request.startedAt, position, run, slotKey(slot))
+      this.remember(order, stateOf(validated, type, single), request.startedAt, position, run, slotKey(slot))
       return { versions, total: validated.total }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
@@ -313,11 +314,10 @@ export class ListReader {
     return { page, from, run: [...skipped, ...page] }
   }
 
-  /** Keeps where runs start in `run`, read from `from` in `order`, when the list's head says that read is exact. */
-  private remember(order: string, head: ListHead, startedAt: number, from: number, run: readonly Item[], sortKey: string): void {
-    const revision = head.revisions[0]
-    if (revision === undefined || !holds(revision, head, startedAt)) return
-    this.marks.record(order, revision, from, run, sortKey, (item) => ({
+  /** Keeps where runs start in `run`, read from `from` in `order`, when the list's state says that read is exact. */
+  private remember(order: string, state: ListState | undefined, startedAt: number, from: number, run: readonly Item[], sortKey: string): void {
+    if (state === undefined || !settled(state.changedAt, startedAt)) return
+    this.marks.record(order, state.revision, from, run, sortKey, (item) => ({
       [ATTR.listKey]: item[ATTR.listKey],
       [ATTR.id]: item[ATTR.id],
       [sortKey]: item[sortKey],
@@ -439,9 +439,18 @@ function orderOf(type: ContentType, list: string, slot: number, forward: boolean
   return `${listKey(type.uid, list)} ${slot} ${forward ? 'asc' : 'desc'}`
 }
 
-/** True when marks kept under `revision` hold for a request that read `head` and began at `startedAt`. */
-function holds(revision: number, head: ListHead, startedAt: number): boolean {
-  return head.revisions.length === 1 && head.revisions[0] === revision && settled(head.changedAt, startedAt)
+/**
+ * The state of `list` itself in `head`: marks are positions in that list's own order, so they
+ * follow its revision alone, whatever else the answer depends on (populated or filtered-through
+ * types' lists, whose revisions the head carries too).
+ */
+function stateOf(head: ListHead, type: ContentType, list: string): ListState | undefined {
+  return head.lists.get(listKey(type.uid, list))
+}
+
+/** True when marks kept under `revision` hold for a request that read `state` (its list's) and began at `startedAt`. */
+function holds(revision: number, state: ListState | undefined, startedAt: number): boolean {
+  return state !== undefined && state.revision === revision && settled(state.changedAt, startedAt)
 }
 
 /** Where a read resumes after `last` (an entry with its keys) on the index sorted by `sortKey`. */
