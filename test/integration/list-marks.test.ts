@@ -129,6 +129,31 @@ describe('list marks', () => {
     expect(marked.ids).not.toContain(first)
   })
 
+  it('reads a near sorted page from a guessed mark, and again without it when the list moved since the mark', async () => {
+    const search = 'sort=title&pagination[page]=3&pagination[pageSize]=25'
+    const counted = async (target: Pick<TestContext, 'request'>) => {
+      const before = read
+      return { page: await page(target, search), entries: read - before }
+    }
+    await both(search)
+    const marked = await counted(ctx)
+    const unmarked = await counted(reference)
+    expect(marked.page).toEqual(unmarked.page)
+    expect(unmarked.entries).toBeGreaterThanOrEqual(75)
+    expect(marked.entries).toBeLessThanOrEqual(MARK_STRIDE + 25 + 2 + 25)
+    // A create that sorts first: every kept mark of this order is one position off now, whether
+    // or not the list has settled since.
+    const created = await json(await ctx.request('POST', '/api/articles', { token: key, body: body(articleData({ title: 'Aaa near', views: 9 })) }))
+    const moved = await both(search)
+    expect(moved.marked).toEqual(moved.expected)
+    // (The create moved the page: a stale mark would read it one entry off.)
+    expect(moved.expected.ids).not.toEqual(unmarked.page.ids)
+    settle()
+    const settled = await both(search)
+    expect(settled.marked).toEqual(settled.expected)
+    await ctx.request('DELETE', `/api/articles/${created.data.documentId}`, { token: key })
+  })
+
   it('stays exact through rounds of writes, with pages read while they commit and after they settle', async () => {
     let seed = 11
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31

@@ -157,17 +157,23 @@ export class ListReader {
       const want = backward ? (head as ListHead).total - offset : offset + limit
       const start = backward ? Math.max(0, want - limit) : offset
       const order = orderOf(type, single, slot, direction)
-      // Past the first pages the head is read first: a mark that holds under it skips what precedes the page.
-      const seek = head === undefined ? undefined : this.marks.nearest(order, start)
-      const mark = seek !== undefined && holds(seek.revision, stateOf(head as ListHead, type, single), request.startedAt) ? seek.mark : undefined
-      const run = await this.ordered(type, single, slot, direction, want, mark)
-      const entries = run.map((item) => toEntry(item, slot))
-      const position = mark?.position ?? 0
-      const page = exactPage(entries, start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
-      const versions = await this.fetch(type, backward ? page.reverse() : page, validator)
+      const seek = this.marks.nearest(order, start)
+      const read = async (mark: Mark | undefined) => {
+        const run = await this.ordered(type, single, slot, direction, want, mark)
+        const position = mark?.position ?? 0
+        const page = exactPage(run.map((item) => toEntry(item, slot)), start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
+        return { run, position, versions: await this.fetch(type, backward ? page.reverse() : page, validator) }
+      }
+      // Past the first pages the head is read first: a mark that holds under it skips what precedes
+      // the page. Near the start the head comes with the page's documents, so a mark is a guess,
+      // read again without it when the head says it no longer holds (as idPage's).
+      const guess = seek !== undefined && (head === undefined || holds(seek.revision, stateOf(head, type, single), request.startedAt)) ? seek : undefined
+      let result = await read(guess?.mark)
       const validated = await validator.get()
-      this.remember(order, stateOf(validated, type, single), request.startedAt, position, run, slotKey(slot))
-      return { versions, total: validated.total }
+      const state = stateOf(validated, type, single)
+      if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) result = await read(undefined)
+      this.remember(order, state, request.startedAt, result.position, result.run, slotKey(slot))
+      return { versions: result.versions, total: validated.total }
     }
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().map((item) => toEntry(item, slot)).sort(compare).slice(offset, offset + limit)
