@@ -184,7 +184,7 @@ describe('list marks', () => {
   }, hangGuard(120_000))
 
   it('keeps and uses marks on pages that also read other types\' lists (populate), which move without moving the marks', async () => {
-    const read1 = async (target: Pick<TestContext, 'request'>, search: string) => {
+    const measured = async (target: Pick<TestContext, 'request'>, search: string) => {
       const before = read
       const response = await target.request('GET', `/api/articles?${search}`, { token: key })
       expect(response.status, search).toBe(200)
@@ -193,14 +193,14 @@ describe('list marks', () => {
     }
     const idPage = 'populate=author&pagination[page]=3&pagination[pageSize]=25'
     const deep = 'populate=author&sort=title&pagination[start]=150&pagination[limit]=20'
-    for (const search of [idPage, deep]) await read1(ctx, search)
+    for (const search of [idPage, deep]) await measured(ctx, search)
     // From the marks the walk above kept: page 3 reads its own 25 entries, not the 50 before it too.
     const check = async () => {
-      const id = await read1(ctx, idPage)
-      expect(id.answer).toEqual((await read1(reference, idPage)).answer)
+      const id = await measured(ctx, idPage)
+      expect(id.answer).toEqual((await measured(reference, idPage)).answer)
       expect(id.entries).toBe(25)
-      const sorted = await read1(ctx, deep)
-      expect(sorted.answer).toEqual((await read1(reference, deep)).answer)
+      const sorted = await measured(ctx, deep)
+      expect(sorted.answer).toEqual((await measured(reference, deep)).answer)
       expect(sorted.entries).toBeLessThanOrEqual(MARK_STRIDE + 20 + 2 + 25)
     }
     await check()
