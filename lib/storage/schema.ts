@@ -21,8 +21,8 @@ function projection(index: IndexDeclaration) {
  * its stream records of every table in sequence order (`SELECT MIN(SequenceNumber) ... WHERE
  * StreamID = ?` on a table indexed by sequence only, kept after the table is deleted), so a table
  * whose stream starts after N records of other tables pays for N on every item: 40,000 made a
- * `PutItem` and a `GetItem` 5 to 7 times slower (bench/dynamodb-local-streams.ts). Turning it on later (this function again, without the option)
- * gives the table its stream.
+ * `PutItem` and a `GetItem` 5 to 7 times slower (bench/dynamodb-local-streams.ts). Turning it on
+ * later (this function again, without the option) gives the table its stream.
  */
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
   const wanted = options.stream ?? true

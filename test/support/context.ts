@@ -79,9 +79,9 @@ export async function createTestContext(
   return { app, services, db, config, endpoint, request, admin, token, addLocales }
 }
 
-/** Turns on the change stream of `ctx`'s table, for a test that reads it (webhooks). */
+/** Turns on the change stream of `ctx`'s table, for a test that reads it (webhooks); through a plain client, as the table was made. */
 export async function withStream(ctx: TestContext): Promise<TestContext> {
-  await ensureTable(ctx.db, ctx.config.tableName)
+  await ensureTable(createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint }), ctx.config.tableName)
   return ctx
 }
 

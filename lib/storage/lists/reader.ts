@@ -150,34 +150,41 @@ export class ListReader {
       return { versions: await this.fetch(type, page, validator), total: await total() }
     }
     const forward = primary.order === 'asc'
-    if (single !== undefined) {
-      // Nearer the end: read backwards the entries from the end up to the page, then mirror.
-      const backward = head !== undefined && offset + limit / 2 > head.total / 2
-      const direction = backward ? !forward : forward
-      const want = backward ? (head as ListHead).total - offset : offset + limit
-      const start = backward ? Math.max(0, want - limit) : offset
-      const order = orderOf(type, single, slot, direction)
-      const seek = this.marks.nearest(order, start)
-      const read = async (mark: Mark | undefined) => {
-        const run = await this.ordered(type, single, slot, direction, want, mark)
-        const position = mark?.position ?? 0
-        const page = exactPage(run.map((item) => toEntry(item, slot)), start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
-        return { run, position, versions: await this.fetch(type, backward ? page.reverse() : page, validator) }
-      }
-      // Past the first pages the head is read first: a mark that holds under it skips what precedes
-      // the page. Near the start the head comes with the page's documents, so a mark is a guess,
-      // read again without it when the head says it no longer holds (as idPage's).
-      const guess = seek !== undefined && (head === undefined || holds(seek.revision, stateOf(head, type, single), request.startedAt)) ? seek : undefined
-      let result = await read(guess?.mark)
-      const validated = await validator.get()
-      const state = stateOf(validated, type, single)
-      if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) result = await read(undefined)
-      this.remember(order, state, request.startedAt, result.position, result.run, slotKey(slot))
-      return { versions: result.versions, total: validated.total }
-    }
+    if (single !== undefined) return this.sortedPage(type, single, slot, forward, compare, request, validator, head)
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().map((item) => toEntry(item, slot)).sort(compare).slice(offset, offset + limit)
     return { versions: await this.fetch(type, page, validator), total: await total() }
+  }
+
+  /**
+   * A page of one list in slot order (`slot`, `forward`), ordered by `compare`; `head` when it was
+   * read first (farther in), undefined near the start (it then comes with the page's documents).
+   * Nearer the end it reads backwards the entries from the end up to the page, then mirrors.
+   */
+  private async sortedPage(type: ContentType, list: string, slot: number, forward: boolean, compare: (a: Entry, b: Entry) => number, request: ListRequest, validator: Validator, head: ListHead | undefined): Promise<ListResult> {
+    const { offset, limit } = request
+    const backward = head !== undefined && offset + limit / 2 > head.total / 2
+    const direction = backward ? !forward : forward
+    const want = backward ? (head as ListHead).total - offset : offset + limit
+    const start = backward ? Math.max(0, want - limit) : offset
+    const order = orderOf(type, list, slot, direction)
+    const readFrom = async (mark: Mark | undefined) => {
+      const run = await this.ordered(type, list, slot, direction, want, mark)
+      const position = mark?.position ?? 0
+      const page = exactPage(run.map((item) => toEntry(item, slot)), start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
+      return { run, position, versions: await this.fetch(type, backward ? page.reverse() : page, validator) }
+    }
+    // Past the first pages the head is read first: a mark that holds under it skips what precedes
+    // the page. Near the start the head comes with the page's documents, so a mark is a guess,
+    // read again without it when the head says it no longer holds (as idPage's).
+    const seek = this.marks.nearest(order, start)
+    const guess = seek !== undefined && (head === undefined || holds(seek.revision, stateOf(head, type, list), request.startedAt)) ? seek : undefined
+    let result = await readFrom(guess?.mark)
+    const validated = await validator.get()
+    const state = stateOf(validated, type, list)
+    if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) result = await readFrom(undefined)
+    this.remember(order, state, request.startedAt, result.position, result.run, slotKey(slot))
+    return { versions: result.versions, total: validated.total }
   }
 
   /**
