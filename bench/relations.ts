@@ -82,7 +82,7 @@ function populatedPageCache(ctx: BenchContext): Scenario {
 
 /**
  * Page 1 with populate=* repeated, the page cache off and populated documents kept in the process
- * (lib/relations/target-cache.ts): the page and the count items of every list it reads, in
+ * (lib/storage/lists/kept.ts): the page and the count items of every list it reads, in
  * parallel; the targets (authors, tags, the other locales' versions) from memory, while their
  * lists keep their revisions. Prepared by two untimed reads SETTLE_MS apart: a read within
  * SETTLE_MS of a list's change keeps nothing. The floor reads the page and the count items, and

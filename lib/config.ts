@@ -35,7 +35,7 @@ export const RestConfigSchema = v.object({
     maxDocuments: v.optional(PositiveInt, 1000),
     /**
      * `api.rest.populate.cacheBytes`: populated documents kept per process for list answers, in
-     * bytes of their attributes, each valid for its list's revision (relations/target-cache.ts); 0 turns it off.
+     * bytes of their attributes, each valid for its list's revision (storage/lists/kept.ts); 0 turns it off.
      */
     cacheBytes: v.optional(NonNegativeInt, 8_000_000),
   }), {}),

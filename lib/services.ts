@@ -12,7 +12,7 @@ import { DocumentStore } from './storage/documents.js'
 import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
-import { TargetCache } from './relations/target-cache.js'
+import { KeptVersions } from './storage/lists/kept.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
 import { SignInAttemptStore } from './storage/sign-in-attempts.js'
@@ -36,8 +36,8 @@ export interface Services {
   readonly types: readonly ContentType[]
   readonly documents: DocumentStore
   readonly lists: ListReader
-  /** Populated documents kept for list answers, valid under their lists' revisions (relations/target-cache.ts). */
-  readonly targets: TargetCache
+  /** Documents kept for list answers (populated targets, documents read by key), valid under their lists' revisions (storage/lists/kept.ts). */
+  readonly targets: KeptVersions
   /** The index of links by target (content-model.md §16). */
   readonly links: LinkIndex
   readonly locales: LocaleService
@@ -58,13 +58,14 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
   const settings = new SettingsStore(db, config.tableName)
   const locales = new LocaleService(settings, types, config.cacheTtlMs)
   const documents = new DocumentStore(db, config.tableName, locales)
+  const kept = new KeptVersions(config.rest.populate.cacheBytes)
   return {
     config,
     types,
     documents,
     reindex: new Reindexer(db, config.tableName, documents, locales, types),
-    lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks)),
-    targets: new TargetCache(config.rest.populate.cacheBytes),
+    lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks), kept),
+    targets: kept,
     links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),

@@ -13,7 +13,7 @@ import { readable, type Scope } from './context.js'
 /**
  * Populates versions read in a locale (each version's own for `*`); `tree` is the tree as checked.
  * With `lists` (a list answer's validator: the states of the lists its populate reaches, read
- * before it), targets are served from the process's TargetCache where their lists have not moved.
+ * before it), targets are served from the process's KeptVersions where their lists have not moved.
  */
 export interface Populator {
   (versions: readonly Version[], locale: string, lists?: ReadonlyMap<string, ListState>): Promise<Populated>

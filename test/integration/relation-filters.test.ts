@@ -3,11 +3,14 @@
 // several relations deep, one target under one key against any target under separate keys, the
 // request's locale and status, the 400s and 403s; `sort=author.name`; and a deleted document (or
 // locale version) leaving populate, counts and filters at once, without ever failing the delete.
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { countKey } from '../../lib/storage/items.js'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { indexedFields, META, slotIndex, WIDE_CHANGES } from '../../lib/table.js'
 import { json } from '../support/context.js'
 import { dataOf, draftClient, type Doc } from '../support/drafts.js'
-import { expectQuery400, getOne, idsOf, shop, type Shop } from '../support/relations.js'
+import { countedPeer, expectQuery400, getOne, idsOf, shop, type Shop } from '../support/relations.js'
 import { shippedType } from '../support/types.js'
 
 interface World {
@@ -102,22 +105,30 @@ describe('filters through relations', () => {
     expect(idsOf(authors)).toEqual([])
   })
 
-  it('reads a to-one filter in three calls: the target\'s index entries, its links, then the sources by key with the count items of both types\' lists and wide commits', async () => {
-    const calls: string[] = []
-    w.s.ctx.db.middlewareStack.add((next, context) => async (args) => {
-      const input = args.input as { IndexName?: string; Key?: { documentId?: string }; RequestItems?: Record<string, { Keys: { documentId: string; locale: string }[] }> }
-      // Settings lookups (registry, role, index state) come and go with their cache: not counted.
-      if (context.commandName === 'GetItemCommand' && input.Key?.documentId !== META.count) return next(args)
-      const keys = Object.values(input.RequestItems ?? {})[0]?.Keys.map((key) => (key.documentId === META.count ? `count ${key.locale}` : 'version'))
-      calls.push([context.commandName, input.IndexName ?? (context.commandName === 'QueryCommand' ? 'links' : undefined), keys?.sort().join(',')].filter((part) => part !== undefined).join(' '))
-      return next(args)
-    }, { step: 'initialize', name: 'calls' })
-    try {
-      expect(await titles(w.s, 'filters[author][name][$eq]=Ann')).toEqual(['five', 'one'])
-    } finally {
-      w.s.ctx.db.middlewareStack.remove('calls')
+  it('reads a to-one filter in three calls: the target\'s index entries, its links, then the sources by key (those not kept in the process) with the count items of both types\' lists and wide commits', async () => {
+    // Two other processes on the table: one keeping no documents, one keeping them (the default).
+    const shapeOf = async (cacheBytes?: number) => {
+      const peer = countedPeer({ ...w.s.ctx, config: { ...w.s.ctx.config, rest: { ...w.s.ctx.config.rest, pageCache: 0, populate: { ...w.s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+      const answer = async () => {
+        peer.calls.length = 0
+        const response = await w.s.articles.list('filters[author][name][$eq]=Ann&pagination[pageSize]=100', {}, peer)
+        expect((await json(response)).data.map((doc: Doc) => doc.title).sort()).toEqual(['five', 'one'])
+        // Settings lookups (registry, role, index state) come and go with their cache: not counted.
+        return peer.calls.filter((call) => call.command !== 'GetItemCommand' || call.input.Key?.documentId === META.count).map((call) => {
+          const keys = Object.values((call.input.RequestItems ?? {}) as Record<string, { Keys: { documentId: string; locale: string }[] }>)[0]?.Keys.map((key) => (key.documentId === META.count ? `count ${key.locale}` : 'version'))
+          return [call.command, call.input.IndexName ?? (call.command === 'QueryCommand' ? 'links' : undefined), keys?.sort().join(',')].filter((part) => part !== undefined).join(' ')
+        })
+      }
+      await answer()
+      return answer()
     }
-    expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`, 'QueryCommand links', `BatchGetItemCommand count api::article.article#${WIDE_CHANGES},count api::article.article#en,count api::author.author#${WIDE_CHANGES},count api::author.author#en,version,version`])
+    // What is read within SETTLE_MS of a list's last change is not kept: wait until the lists read have settled.
+    const changes = await Promise.all(['api::article.article', 'api::author.author'].map(async (uid) => Number((await w.s.ctx.db.send(new GetCommand({ TableName: w.s.ctx.config.tableName, Key: countKey(uid, 'en') }))).Item?.at ?? 0)))
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.max(...changes) + SETTLE_MS + 50 - Date.now())))
+    const counts = `count api::article.article#${WIDE_CHANGES},count api::article.article#en,count api::author.author#${WIDE_CHANGES},count api::author.author#en`
+    const targets = `QueryCommand ${slotIndex(indexedFields(shippedType('author')).indexOf('name'))}`
+    expect(await shapeOf(0)).toEqual([targets, 'QueryCommand links', `BatchGetItemCommand ${counts},version,version`])
+    expect(await shapeOf()).toEqual([targets, 'QueryCommand links', `BatchGetItemCommand ${counts}`])
   })
 
   it('reads the links of every matching target at once', async () => {

@@ -21,6 +21,7 @@ import { keyKindOf } from '../index-keys.js'
 import { countKey, itemToVersion, versionProjection, versionValues, type Projection, type Version } from '../items.js'
 import { settlePending } from '../wide/overlay.js'
 import { planFilter, type KeyRange } from './plan.js'
+import { KeptVersions, keptBy, type Guess } from './kept.js'
 import { ListMarks, type Mark } from './marks.js'
 import { headOf, settled, Validator, withDependencies, type ListHead, type ListState, type TypeList } from './validator.js'
 
@@ -83,6 +84,8 @@ export class ListReader {
     private readonly tableName: string,
     /** Where runs start in the list orders read, per revision (marks.ts). */
     private readonly marks: ListMarks = new ListMarks(0),
+    /** Documents kept in the process at their lists' revisions (kept.ts), for reads by key. */
+    private readonly kept: KeptVersions = new KeptVersions(0),
   ) {}
 
   /** Count items by key (one GetItem, or one BatchGet for several). */
@@ -294,14 +297,41 @@ export class ListReader {
     const named = documentIds.filter((documentId) => DOCUMENT_ID.test(documentId))
     // Bounded by the ids a query can name (qs's array limit) per list; like index entries, the
     // versions found count against the scan budget.
-    const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, locale: list })))
-    const items = await this.withValidator(keys, versionProjection(type, states === undefined ? [] : [ATTR.publication]), validator)
-    // With `states` (publicationFilter's partitions), only versions in one of them.
-    const versions = items.filter((item) => item[ATTR.contentType] === type.uid && (states === undefined || states.has(String(item[ATTR.publication]))))
+    const keys = request.lists.flatMap((list) => named.map((documentId) => ({ documentId, list })))
+    const versions = states === undefined ? await this.keptOrRead(type, keys, validator) : (await this.withValidator(keys.map(baseKey), versionProjection(type, [ATTR.publication]), validator))
+      // With `states` (publicationFilter's partitions), only versions in one of them.
+      .filter((item) => item[ATTR.contentType] === type.uid && states.has(String(item[ATTR.publication])))
       .map((item) => itemToVersion(type, item))
     if (versions.length > request.maxScan) throw overBudget(request.maxScan)
     await validator.get()
     return orderedPage(type, request, versions)
+  }
+
+  /**
+   * The versions of `keys` that exist, read with the validator's count items: those kept in the
+   * process (kept.ts) at their lists' revisions are not read, only checked against the count
+   * items that come with the others; a kept one whose list moved is read in a second call. Every
+   * version read is kept for the next request (when the validator reads its lists' states).
+   */
+  private async keptOrRead(type: ContentType, keys: readonly { documentId: string; list: string }[], validator: Validator): Promise<Version[]> {
+    const projection = versionProjection(type)
+    const read = async (items: Promise<Item[]>) => new Map((await items).filter((item) => item[ATTR.contentType] === type.uid).map((item) => [`${String(item.documentId)} ${String(item.locale)}`, itemToVersion(type, item)]))
+    const keeps = this.kept.enabled && keys.every((key) => keptBy(type.uid, key.list).every((name) => validator.covers(name)))
+    const guesses = keeps ? this.kept.guess(type, keys) : new Map<string, Guess>()
+    const startedAt = Date.now()
+    const found = await read(this.withValidator(keys.filter((key) => !guesses.has(`${key.documentId} ${key.list}`)).map(baseKey), projection, validator))
+    if (!keeps) return keys.flatMap((key) => found.get(`${key.documentId} ${key.list}`) ?? [])
+    const { lists } = await validator.get()
+    const moved = new Set([...guesses.values()].filter((guess) => !this.kept.holds(type, guess, lists)))
+    if (moved.size > 0) for (const [id, version] of await read(this.batchGet([...moved].map(baseKey), projection))) found.set(id, version)
+    return keys.flatMap((key) => {
+      const id = `${key.documentId} ${key.list}`
+      const guess = guesses.get(id)
+      if (guess !== undefined && !moved.has(guess)) return guess.version === null ? [] : [guess.version]
+      const version = found.get(id) ?? null
+      this.kept.keep(type, key, version, lists, startedAt)
+      return version === null ? [] : [version]
+    })
   }
 
   /**
@@ -464,6 +494,11 @@ function stateOf(head: ListHead, type: ContentType, list: string): ListState | u
 /** True when marks kept under `revision` hold for a request that read `state` (its list's) and began at `startedAt`. */
 function holds(revision: number, state: ListState | undefined, startedAt: number): boolean {
   return state !== undefined && state.revision === revision && settled(state.changedAt, startedAt)
+}
+
+/** The base-table key of a version in `list`. */
+function baseKey(key: { documentId: string; list: string }): Item {
+  return { documentId: key.documentId, locale: key.list }
 }
 
 /** Where a read resumes after `last` (an entry with its keys) on the index sorted by `sortKey`. */

@@ -90,6 +90,11 @@ export class Validator {
     private readonly fromItems: (items: readonly Item[]) => ListHead,
   ) {}
 
+  /** True when the head carries the state of `name` (a count key's name, `listKey(uid, list)`). */
+  covers(name: string): boolean {
+    return this.countKeys.some((key) => key.locale === name)
+  }
+
   /** The head: the read already under way, or one started now. */
   get(): Promise<ListHead> {
     if (this.read === undefined) {

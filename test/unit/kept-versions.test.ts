@@ -1,9 +1,9 @@
-// The process's cache of populated documents (lib/relations/target-cache.ts) as pure logic: what it
+// The process's cache of populated documents (lib/storage/lists/kept.ts) as pure logic: what it
 // serves, keeps and forgets, with a reader that records what it is asked (the integration tests
-// in test/integration/target-cache.test.ts run it on DynamoDB Local through HTTP).
+// in test/integration/kept-versions.test.ts run it on DynamoDB Local through HTTP).
 import { describe, expect, it } from 'vitest'
 import type { ContentType } from '../../lib/content-types.js'
-import { TargetCache, type VersionReader } from '../../lib/relations/target-cache.js'
+import { KeptVersions, type VersionReader } from '../../lib/storage/lists/kept.js'
 import type { Version } from '../../lib/storage/items.js'
 import type { ListState } from '../../lib/storage/lists/validator.js'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
@@ -31,11 +31,11 @@ function storeOf(stored: Map<string, string>) {
 const names = (versions: readonly Version[]) => versions.map((one) => `${one.documentId}:${String(one.attributes.name)}`)
 const keys = (...ids: string[]) => ids.map((documentId) => ({ documentId, list: 'en' }))
 
-describe('TargetCache', () => {
+describe('KeptVersions', () => {
   it('serves a key from memory while its list keeps the revision it was read at, and reads it again once the list moves', async () => {
     const stored = new Map([['a', 'Ann'], ['b', 'Bob']])
     const { asked, read } = storeOf(stored)
-    const cache = new TargetCache(1_000_000)
+    const cache = new KeptVersions(1_000_000)
     let state = settledState(7)
     const reader = () => cache.reader(read, listsAt(state))
     expect(names(await reader()(AUTHOR, keys('a', 'b')))).toEqual(['a:Ann', 'b:Bob'])
@@ -51,7 +51,7 @@ describe('TargetCache', () => {
   it('reads every key of a type again once its wide commits move, its lists unmoved (a wide write commits before its lists move)', async () => {
     const stored = new Map([['a', 'Ann']])
     const { asked, read } = storeOf(stored)
-    const cache = new TargetCache(1_000_000)
+    const cache = new KeptVersions(1_000_000)
     await cache.reader(read, listsAt(settledState(5), settledState(0)))(AUTHOR, keys('a'))
     stored.set('a', 'Anna')
     expect(names(await cache.reader(read, listsAt(settledState(5), settledState(0)))(AUTHOR, keys('a')))).toEqual(['a:Ann'])
@@ -62,7 +62,7 @@ describe('TargetCache', () => {
   it('keeps a document absent from its list as absent, until the list moves', async () => {
     const stored = new Map<string, string>()
     const { asked, read } = storeOf(stored)
-    const cache = new TargetCache(1_000_000)
+    const cache = new KeptVersions(1_000_000)
     let state = settledState(1)
     const reader = () => cache.reader(read, listsAt(state))
     expect(await reader()(AUTHOR, keys('c'))).toEqual([])
@@ -75,7 +75,7 @@ describe('TargetCache', () => {
 
   it('keeps nothing read within SETTLE_MS of its list\'s or its type\'s wide commits\' last change, nor of a list or type the validator did not read', async () => {
     const { asked, read } = storeOf(new Map([['a', 'Ann']]))
-    const cache = new TargetCache(1_000_000)
+    const cache = new KeptVersions(1_000_000)
     const recent = cache.reader(read, listsAt({ revision: 3, changedAt: Date.now() - SETTLE_MS + 500 }))
     await recent(AUTHOR, keys('a'))
     await recent(AUTHOR, keys('a'))
@@ -95,7 +95,7 @@ describe('TargetCache', () => {
   it('stays within its capacity in bytes, the least recently used going first; capacity 0 keeps nothing', async () => {
     const stored = new Map(Array.from({ length: 50 }, (_, i) => [`d${i}`, 'x'.repeat(1000)] as const))
     const { asked, read } = storeOf(stored)
-    const cache = new TargetCache(5_000)
+    const cache = new KeptVersions(5_000)
     const reader = cache.reader(read, listsAt(settledState(1)))
     for (let i = 0; i < 50; i += 1) {
       await reader(AUTHOR, keys(`d${i}`, 'd0'))
@@ -105,7 +105,7 @@ describe('TargetCache', () => {
     asked.length = 0
     await reader(AUTHOR, keys('d0', 'd1'))
     expect(asked).toEqual(['d1 en'])
-    const off = new TargetCache(0)
+    const off = new KeptVersions(0)
     expect(off.reader(read, listsAt(settledState(1)))).toBe(read)
   })
 })

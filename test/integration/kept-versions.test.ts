@@ -1,0 +1,237 @@
+// Populated documents kept in the process (lib/storage/lists/kept.ts; issue 38): with the page
+// cache off, a list page is read from nothing but the targets it populates come from memory while
+// their lists keep the revision the page's validator read, before the targets. Through HTTP on
+// DynamoDB Local, the DynamoDB calls counted; a fake clock (Date only) moves past SETTLE_MS. The
+// race holds the target read, before it is sent or after its answer, while the target is written.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
+import { json } from '../support/context.js'
+import { countedPeer, keysOf, shop, type Call, type Shop } from '../support/relations.js'
+import { rounds } from '../support/rounds.js'
+
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
+})
+afterAll(() => {
+  vi.useRealTimers()
+})
+
+const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
+
+/**
+ * Holds the next BatchGetItem of `peer` that reads `documentId`, before it is sent or after its
+ * answer, until released: `hold(when)` arms it, `reached` settles when a read is held.
+ */
+function holdReads(peer: ReturnType<typeof countedPeer>, documentId: string) {
+  let gate: { when: 'before' | 'after'; reached: () => void; released: Promise<void> } | undefined
+  peer.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
+    const held = gate !== undefined && context.commandName === 'BatchGetItemCommand' && keysOf({ command: 'BatchGetItemCommand', input: args.input }).some((key) => key.documentId === documentId) ? gate : undefined
+    if (held === undefined) return next(args)
+    gate = undefined
+    if (held.when === 'before') {
+      held.reached()
+      await held.released
+      return next(args)
+    }
+    const answer = await next(args)
+    held.reached()
+    await held.released
+    return answer
+  }, { step: 'initialize', name: 'hold-read', priority: 'high' })
+  return (when: 'before' | 'after') => {
+    let reached!: () => void
+    let release!: () => void
+    const atGate = new Promise<void>((resolve) => (reached = resolve))
+    gate = { when, reached, released: new Promise<void>((resolve) => (release = resolve)) }
+    return { reached: atGate, release }
+  }
+}
+const PATH = '/api/articles?populate[author][fields][0]=name&sort=title'
+
+describe('populated documents kept in the process, with the page cache off', () => {
+  let s: Shop
+  let ann: any
+  let bob: any
+  let tag: any
+  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  beforeAll(async () => {
+    s = await shop({}, ['fr'])
+    ann = await s.author('Ann')
+    bob = await s.author('Bob')
+    tag = await s.tag('news')
+    await s.article({ title: 'a first', author: ann.documentId, tags: [tag.documentId] })
+    await s.article({ title: 'b second', author: bob.documentId, tags: [tag.documentId] })
+    await s.article({ title: 'c third', author: ann.documentId })
+    settle()
+  })
+  afterEach(() => settle())
+
+  /** The documentIds among the keys the calls read. */
+  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
+  const measured = async (peer: ReturnType<typeof countedPeer>, path: string) => {
+    peer.calls.length = 0
+    const response = await peer.request('GET', path, { token: s.key })
+    expect(response.status).toBe(200)
+    return { body: await json(response), calls: [...peer.calls] }
+  }
+
+  it('reads the page every time, and its targets once while their lists do not move; pages sharing them read none', async () => {
+    const peer = peerOf()
+    const populated = '/api/articles?populate=*&sort=title'
+    const first = await measured(peer, populated)
+    expect(first.body.data.map((doc: any) => [doc.title, doc.author?.name, doc.tags.map((one: any) => one.name)])).toEqual([['a first', 'Ann', ['news']], ['b second', 'Bob', ['news']], ['c third', 'Ann', []]])
+    for (const id of [ann.documentId, bob.documentId, tag.documentId]) expect(readIds(first.calls).has(id)).toBe(true)
+    const again = await measured(peer, populated)
+    expect(again.body).toEqual(first.body)
+    // The page's own versions are read again (no page cache); no target is.
+    expect(readIds(again.calls).has(first.body.data[0].documentId)).toBe(true)
+    for (const id of [ann.documentId, bob.documentId, tag.documentId]) expect(readIds(again.calls).has(id)).toBe(false)
+    // Another page, sharing Ann: read from memory too.
+    const other = await measured(peer, '/api/articles?populate[author][fields][0]=name&sort=title:desc&pagination[pageSize]=1')
+    expect(other.body.data.map((doc: any) => doc.author?.name)).toEqual(['Ann'])
+    expect(readIds(other.calls).has(ann.documentId)).toBe(false)
+  })
+
+  it('with api.rest.populate.cacheBytes 0, reads the targets every time', async () => {
+    const peer = peerOf(0)
+    await measured(peer, PATH)
+    const again = await measured(peer, PATH)
+    expect(readIds(again.calls).has(ann.documentId)).toBe(true)
+  })
+
+  it('shows a target\'s change at once, keeps nothing read within SETTLE_MS of it, then keeps the new version', async () => {
+    const peer = peerOf()
+    await measured(peer, PATH)
+    expect((await s.authors.put(bob.documentId, { name: 'Bobby' })).status).toBe(200)
+    const changed = await measured(peer, PATH)
+    expect(changed.body.data.map((doc: any) => doc.author?.name)).toEqual(['Ann', 'Bobby', 'Ann'])
+    expect(readIds(changed.calls).has(bob.documentId)).toBe(true)
+    // Not settled yet: read again.
+    const unsettled = await measured(peer, PATH)
+    expect(readIds(unsettled.calls).has(bob.documentId)).toBe(true)
+    settle()
+    await measured(peer, PATH)
+    const kept = await measured(peer, PATH)
+    expect(kept.body.data.map((doc: any) => doc.author?.name)).toEqual(['Ann', 'Bobby', 'Ann'])
+    expect(readIds(kept.calls).has(bob.documentId)).toBe(false)
+  })
+
+  it('a target written while a page that populates it is read: every answer after the write shows it', async () => {
+    const peer = peerOf()
+    const hold = holdReads(peer, ann.documentId)
+    for (let round = 0; round < rounds(6); round += 1) {
+      // Ann's list moves, and settles: the page below reads Ann, and may keep what it reads.
+      expect((await s.authors.put(ann.documentId, { name: `before ${round}` })).status).toBe(200)
+      settle()
+      const { reached, release } = hold(round % 2 === 0 ? 'before' : 'after')
+      const page = peer.request('GET', PATH, { token: s.key })
+      await Promise.race([reached, page.then(() => { throw new Error('the page was answered without reading Ann') })])
+      expect((await s.authors.put(ann.documentId, { name: `after ${round}` })).status).toBe(200)
+      release()
+      const during = await json(await page)
+      expect([`before ${round}`, `after ${round}`]).toContain(during.data[0].author.name)
+      // Acknowledged: every later answer shows it, settled or not, kept or not.
+      for (let i = 0; i < 3; i += 1) {
+        const later = await measured(peer, PATH)
+        expect(later.body.data.map((doc: any) => doc.author?.name)).toEqual([`after ${round}`, 'Bobby', `after ${round}`])
+        settle()
+      }
+    }
+  })
+})
+
+describe('documents a filter through a relation reads by key, kept in the process, with the page cache off', () => {
+  let s: Shop
+  let ann: any
+  let bob: any
+  const articles: any[] = []
+  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  const FILTER = '/api/articles?filters[author][name][$eq]=Ann&sort=title'
+  beforeAll(async () => {
+    s = await shop({}, ['fr'])
+    ann = await s.author('Ann')
+    bob = await s.author('Bob')
+    for (const [title, author] of [['a one', ann], ['b two', bob], ['c three', ann], ['d four', ann]]) articles.push(await s.article({ title, author: author.documentId }))
+    settle()
+  })
+  afterEach(() => settle())
+
+  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
+  const measured = async (peer: ReturnType<typeof countedPeer>, path = FILTER) => {
+    peer.calls.length = 0
+    const response = await peer.request('GET', path, { token: s.key })
+    expect(response.status).toBe(200)
+    const body = await json(response)
+    return { body, titles: body.data.map((doc: any) => doc.title), total: body.meta.pagination.total, calls: [...peer.calls] }
+  }
+  const annTitles = () => articles.filter((_, i) => i !== 1).map((doc) => doc.title)
+
+  it('reads the matching sources once; later answers read their lists\' count items in their place, in as many calls', async () => {
+    const peer = peerOf()
+    const first = await measured(peer)
+    expect(first.titles).toEqual(annTitles())
+    expect(first.total).toBe(3)
+    for (const doc of [articles[0], articles[2], articles[3]]) expect(readIds(first.calls).has(doc.documentId)).toBe(true)
+    const again = await measured(peer)
+    expect(again.body).toEqual(first.body)
+    for (const doc of articles) expect(readIds(again.calls).has(doc.documentId)).toBe(false)
+    // With nothing kept, the sources are read every time, in as many calls.
+    const off = peerOf(0)
+    await measured(off)
+    const unkept = await measured(off)
+    expect(unkept.body).toEqual(first.body)
+    expect(readIds(unkept.calls).has(articles[0].documentId)).toBe(true)
+    expect(again.calls.length).toBe(unkept.calls.length)
+  })
+
+  it('answers a source\'s change at once: an edited title, a moved author, a new match, a delete', async () => {
+    const peer = peerOf()
+    await measured(peer)
+    await measured(peer)
+    expect((await s.articles.put(articles[0].documentId, { title: 'a one, edited' })).status).toBe(200)
+    articles[0] = { ...articles[0], title: 'a one, edited' }
+    const edited = await measured(peer)
+    expect(edited.titles).toEqual(annTitles())
+    // The kept sources were guessed, the list had moved: read again in a second call.
+    expect(readIds(edited.calls).has(articles[2].documentId)).toBe(true)
+    // Within SETTLE_MS of the change, nothing read is kept; once settled, what is read is.
+    expect(readIds((await measured(peer)).calls).has(articles[2].documentId)).toBe(true)
+    settle()
+    await measured(peer)
+    expect(readIds((await measured(peer)).calls).has(articles[2].documentId)).toBe(false)
+    expect((await s.articles.put(articles[2].documentId, { author: bob.documentId })).status).toBe(200)
+    expect((await measured(peer)).titles).toEqual([articles[0].title, articles[3].title])
+    const added = await s.article({ title: 'e five', author: ann.documentId })
+    expect((await measured(peer)).titles).toEqual([articles[0].title, articles[3].title, 'e five'])
+    settle()
+    await measured(peer)
+    expect((await s.articles.del(added.documentId)).status).toBe(204)
+    const after = await measured(peer)
+    expect(after.titles).toEqual([articles[0].title, articles[3].title])
+    expect(after.total).toBe(2)
+    // Back as it was, for the race below.
+    expect((await s.articles.put(articles[2].documentId, { author: ann.documentId })).status).toBe(200)
+  })
+
+  it('a source written while a filter that reads it is answered: every answer after the write shows it', async () => {
+    const peer = peerOf()
+    const target = articles[3]
+    const hold = holdReads(peer, target.documentId)
+    for (let round = 0; round < rounds(6); round += 1) {
+      // The list moves and settles: the answer below reads the source, and may keep what it reads.
+      expect((await s.articles.put(target.documentId, { title: `d before ${round}` })).status).toBe(200)
+      settle()
+      const { reached, release } = hold(round % 2 === 0 ? 'before' : 'after')
+      const answer = peer.request('GET', FILTER, { token: s.key })
+      await Promise.race([reached, answer.then(() => { throw new Error('the answer was made without reading the source') })])
+      expect((await s.articles.put(target.documentId, { title: `d after ${round}` })).status).toBe(200)
+      release()
+      const during = await json(await answer)
+      expect(during.data.map((doc: any) => doc.title)).toContainEqual(expect.stringMatching(new RegExp(`^d (before|after) ${round}$`)))
+      for (let i = 0; i < 3; i += 1) {
+        expect((await measured(peer)).titles).toContain(`d after ${round}`)
+        settle()
+      }
+    }
+  })
+})
