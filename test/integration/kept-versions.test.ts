@@ -77,14 +77,15 @@ describe('populated documents kept in the process, with the page cache off', () 
 
   it('reads the page every time, and its targets once while their lists do not move; pages sharing them read none', async () => {
     const peer = peerOf()
-    const populated = '/api/articles?populate=*&sort=title'
+    // The default order: the page is one Query of its documents (a sorted page's are kept too, below).
+    const populated = '/api/articles?populate=*'
     const first = await measured(peer, populated)
     expect(first.body.data.map((doc: any) => [doc.title, doc.author?.name, doc.tags.map((one: any) => one.name)])).toEqual([['a first', 'Ann', ['news']], ['b second', 'Bob', ['news']], ['c third', 'Ann', []]])
     for (const id of [ann.documentId, bob.documentId, tag.documentId]) expect(readIds(first.calls).has(id)).toBe(true)
     const again = await measured(peer, populated)
     expect(again.body).toEqual(first.body)
     // The page's own versions are read again (no page cache); no target is.
-    expect(readIds(again.calls).has(first.body.data[0].documentId)).toBe(true)
+    expect(again.calls.filter((call) => call.command === 'QueryCommand' && call.input.IndexName === 'byId')).toHaveLength(1)
     for (const id of [ann.documentId, bob.documentId, tag.documentId]) expect(readIds(again.calls).has(id)).toBe(false)
     // Another page, sharing Ann: read from memory too.
     const other = await measured(peer, '/api/articles?populate[author][fields][0]=name&sort=title:desc&pagination[pageSize]=1')
@@ -230,6 +231,83 @@ describe('documents a filter through a relation reads by key, kept in the proces
       expect(during.data.map((doc: any) => doc.title)).toContainEqual(expect.stringMatching(new RegExp(`^d (before|after) ${round}$`)))
       for (let i = 0; i < 3; i += 1) {
         expect((await measured(peer)).titles).toContain(`d after ${round}`)
+        settle()
+      }
+    }
+  })
+})
+
+describe('documents a sorted page reads by key, kept in the process, with the page cache off', () => {
+  let s: Shop
+  const docs: any[] = []
+  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  // A near page (its count items come with its documents) and a far one (the count first).
+  const NEAR = '/api/articles?sort=title&pagination[pageSize]=3'
+  const FAR = '/api/articles?sort=title:desc&pagination[start]=4&pagination[limit]=2'
+  beforeAll(async () => {
+    s = await shop({}, ['fr'])
+    for (const title of ['a', 'b', 'c', 'd', 'e', 'f']) docs.push(await s.article({ title }))
+    settle()
+  })
+  afterEach(() => settle())
+
+  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
+  const measured = async (peer: ReturnType<typeof countedPeer>, path: string) => {
+    peer.calls.length = 0
+    const response = await peer.request('GET', path, { token: s.key })
+    expect(response.status).toBe(200)
+    const body = await json(response)
+    return { body, etag: response.headers.get('etag'), titles: body.data.map((doc: any) => doc.title), calls: [...peer.calls] }
+  }
+
+  it('reads a page\'s documents once while its list does not move, near the start and far in; its ETag validates alone', async () => {
+    const peer = peerOf()
+    const off = peerOf(0)
+    for (const [path, titles] of [[NEAR, ['a', 'b', 'c']], [FAR, ['b', 'a']]] as const) {
+      const first = await measured(peer, path)
+      expect(first.titles).toEqual(titles)
+      const again = await measured(peer, path)
+      expect(again.body).toEqual(first.body)
+      for (const doc of docs) expect(readIds(again.calls).has(doc.documentId)).toBe(false)
+      // The count items read alone (without the type's wide commits, which only the documents kept need) validate the same tag.
+      expect(again.etag).toBe(first.etag)
+      expect((await peer.request('GET', path, { token: s.key, headers: { 'If-None-Match': again.etag as string } })).status).toBe(304)
+      await measured(off, path)
+      const unkept = await measured(off, path)
+      expect(unkept.body).toEqual(first.body)
+      expect(readIds(unkept.calls).has(docs.find((doc) => doc.title === titles[0]).documentId)).toBe(true)
+    }
+  })
+
+  it('answers a change at once, keeps nothing read within SETTLE_MS of it, then keeps again', async () => {
+    const peer = peerOf()
+    await measured(peer, NEAR)
+    expect((await s.articles.put(docs[1].documentId, { title: 'b, edited' })).status).toBe(200)
+    const changed = await measured(peer, NEAR)
+    expect(changed.titles).toEqual(['a', 'b, edited', 'c'])
+    expect(readIds(changed.calls).has(docs[0].documentId)).toBe(true)
+    expect(readIds((await measured(peer, NEAR)).calls).has(docs[0].documentId)).toBe(true)
+    settle()
+    await measured(peer, NEAR)
+    const kept = await measured(peer, NEAR)
+    expect(kept.titles).toEqual(['a', 'b, edited', 'c'])
+    expect(readIds(kept.calls).has(docs[0].documentId)).toBe(false)
+  })
+
+  it('a document written while a page that reads it is answered: every answer after the write shows it', async () => {
+    const peer = peerOf()
+    const hold = holdReads(peer, docs[2].documentId)
+    for (let round = 0; round < rounds(6); round += 1) {
+      expect((await s.articles.put(docs[2].documentId, { title: `c ${round}` })).status).toBe(200)
+      settle()
+      const { reached, release } = hold(round % 2 === 0 ? 'before' : 'after')
+      const answer = peer.request('GET', NEAR, { token: s.key })
+      await Promise.race([reached, answer.then(() => { throw new Error('the page was answered without reading the document') })])
+      expect((await s.articles.put(docs[2].documentId, { title: `c ${round}, after` })).status).toBe(200)
+      release()
+      expect([`c ${round}`, `c ${round}, after`]).toContain((await json(await answer)).data[2].title)
+      for (let i = 0; i < 3; i += 1) {
+        expect((await measured(peer, NEAR)).titles[2]).toBe(`c ${round}, after`)
         settle()
       }
     }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { SETTLE_MS } from '../../lib/storage/lists/validator.js'
 import { articleData, body } from '../support/factories.js'
 import { createSeeder, createTestContext, json, type TestContext } from '../support/context.js'
+import { countedPeer } from '../support/relations.js'
 import { article } from '../support/types.js'
 import { INDEX, META, indexedFields, slotIndex } from '../../lib/table.js'
 
@@ -223,41 +224,37 @@ describe('deep pages in id order', () => {
   })
 
   it('reads a sorted page\'s validator in the BatchGet of its documents, and its ETag then validates alone', async () => {
-    const calls: string[] = []
-    ctx.db.middlewareStack.add((next, context) => async (args) => {
-      const input = args.input as { IndexName?: string; Key?: { documentId?: string }; RequestItems?: Record<string, { Keys: unknown[] }> }
-      const keys = Object.values(input.RequestItems ?? {})[0]?.Keys.length
+    // Another process that keeps no documents (kept.ts), so every page reads its documents: the shapes from nothing.
+    const reader = countedPeer({ ...ctx, config: { ...ctx.config, rest: { ...ctx.config.rest, populate: { ...ctx.config.rest.populate, cacheBytes: 0 } } } })
+    const shapes = () => reader.calls
       // Settings lookups (registry, role, index state) come and go with their cache: not counted.
-      if (context.commandName === 'GetItemCommand' && input.Key?.documentId !== META.count) return next(args)
-      calls.push([context.commandName, input.IndexName, keys].filter((part) => part !== undefined).join(' '))
-      return next(args)
-    }, { step: 'initialize', name: 'calls' })
+      .filter((call) => call.command !== 'GetItemCommand' || call.input.Key?.documentId === META.count)
+      .map((call) => [call.command, call.input.IndexName, Object.values((call.input.RequestItems ?? {}) as Record<string, { Keys: unknown[] }>)[0]?.Keys.length].filter((part) => part !== undefined).join(' '))
     // Past the settling time of the seed's last write, so the list's tags are stable.
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
     vi.setSystemTime(Date.now() + SETTLE_MS + 100)
     try {
       const path = '/api/articles?sort=id:desc&pagination[start]=130&pagination[limit]=7'
-      const page = await ctx.request('GET', path)
+      const page = await reader.request('GET', path)
       const { data, meta } = await json(page)
       expect(data.map((d: { id: number }) => d.id)).toEqual([...ids].reverse().slice(130, 137))
       expect(meta.pagination.total).toBe(N)
       // The slot read from the end (the nearer one) needs the total first: the count is read alone.
-      expect(calls).toEqual(['GetItemCommand', `QueryCommand ${slotIndex(0)}`, 'BatchGetItemCommand 7'])
-      calls.length = 0
+      expect(shapes()).toEqual(['GetItemCommand', `QueryCommand ${slotIndex(0)}`, 'BatchGetItemCommand 7'])
+      reader.calls.length = 0
       // Near the start, in an order other than id: the slot read, then the documents and the count in one BatchGet.
       const nearPath = '/api/articles?sort=documentId&pagination[start]=10&pagination[limit]=7'
-      const near = await ctx.request('GET', nearPath)
+      const near = await reader.request('GET', nearPath)
       const nearBody = await json(near)
       expect(nearBody.data).toHaveLength(7)
       expect(nearBody.meta.pagination.total).toBe(N)
-      expect(calls).toEqual([`QueryCommand ${slotIndex(indexedFields(article).indexOf('documentId'))}`, 'BatchGetItemCommand 8'])
-      calls.length = 0
-      const again = await ctx.request('GET', nearPath, { headers: { 'If-None-Match': near.headers.get('etag') as string } })
+      expect(shapes()).toEqual([`QueryCommand ${slotIndex(indexedFields(article).indexOf('documentId'))}`, 'BatchGetItemCommand 8'])
+      reader.calls.length = 0
+      const again = await reader.request('GET', nearPath, { headers: { 'If-None-Match': near.headers.get('etag') as string } })
       expect(again.status).toBe(304)
-      expect(calls).toEqual(['GetItemCommand'])
+      expect(shapes()).toEqual(['GetItemCommand'])
     } finally {
       vi.useRealTimers()
-      ctx.db.middlewareStack.remove('calls')
     }
   })
 

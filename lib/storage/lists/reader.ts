@@ -14,7 +14,7 @@ import type { ContentType } from '../../content-types.js'
 import { badRequest, queryDetails, serviceUnavailable } from '../../errors.js'
 import { matchesFilter, type Filter } from '../../query/filters.js'
 import { sortComparator, type SortEntry } from '../../query/sort.js'
-import { ATTR, INDEX, META, indexedFields, listKey, parseList, slotIndex, slotKey } from '../../table.js'
+import { ATTR, INDEX, META, WIDE_CHANGES, indexedFields, listKey, parseList, slotIndex, slotKey } from '../../table.js'
 import { batchGetItems, guarded } from '../client.js'
 import { DOCUMENT_ID } from '../documents.js'
 import { keyKindOf } from '../index-keys.js'
@@ -23,7 +23,7 @@ import { settlePending } from '../wide/overlay.js'
 import { planFilter, type KeyRange } from './plan.js'
 import { KeptVersions, keptBy, type Guess } from './kept.js'
 import { ListMarks, type Mark } from './marks.js'
-import { headOf, settled, Validator, withDependencies, type ListHead, type ListState, type TypeList } from './validator.js'
+import { headOf, settled, Validator, withDependencies, withOptional, type ListHead, type ListState, type TypeList } from './validator.js'
 
 export interface ListRequest {
   /** Lists to read: locale codes, or `~<locale>` for a served list; several for `locale=*`. */
@@ -105,8 +105,12 @@ export class ListReader {
     const others = dependencies.filter((dependency, i) => !(dependency.uid === type.uid && all.includes(dependency.list))
       && dependencies.findIndex((same) => same.uid === dependency.uid && same.list === dependency.list) === i)
     const keys = [...all.map((list) => countKey(type.uid, list)), ...others.map(({ uid, list }) => countKey(uid, list))]
-    const fromItems = (items: readonly (Item | undefined)[]) => withDependencies(headOf(type, lists, items, counted), others, items)
-    return new Validator(async () => fromItems(await this.counts(keys)), keys, fromItems)
+    // The type's wide commits validate its documents kept in the process (kept.ts): read along when
+    // the documents are read by key with the count items, not when the head is read alone.
+    const optional = this.kept.enabled && !others.some((other) => other.uid === type.uid && other.list === WIDE_CHANGES) ? [countKey(type.uid, WIDE_CHANGES)] : []
+    const fromItems = (items: readonly (Item | undefined)[], carried = false) =>
+      withOptional(withDependencies(headOf(type, lists, items, counted), others, items), carried ? optional.map((key) => key.locale) : [], items)
+    return new Validator(async (carrying) => fromItems(await this.counts(carrying ? [...keys, ...optional] : keys), carrying), keys, fromItems, optional)
   }
 
   /**
@@ -137,8 +141,8 @@ export class ListReader {
       this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
       return { versions: read.page.map((item) => itemToVersion(type, item)), total: head.total }
     }
-    // Farther in, where the page is read from depends on the total.
-    const head = nearStart ? undefined : await validator.get()
+    // Farther in, where the page is read from depends on the total (read with what validates the documents kept, as they follow).
+    const head = nearStart ? undefined : await validator.get(true)
     if (head !== undefined && offset >= head.total) return { versions: [], total: head.total }
     if (!request.trusted && (offset > 0 || request.lists.length > 1 || (request.sort[0] !== undefined && request.sort[0].field !== 'id'))) {
       const entries = await this.readAll(type, request, await total())
@@ -319,7 +323,7 @@ export class ListReader {
     const keeps = this.kept.enabled && keys.every((key) => keptBy(type.uid, key.list).every((name) => validator.covers(name)))
     const guesses = keeps ? this.kept.guess(type, keys) : new Map<string, Guess>()
     const startedAt = Date.now()
-    const found = await read(this.withValidator(keys.filter((key) => !guesses.has(`${key.documentId} ${key.list}`)).map(baseKey), projection, validator))
+    const found = await read(this.withValidator(keys.filter((key) => !guesses.has(`${key.documentId} ${key.list}`)).map(baseKey), projection, validator, keeps))
     if (!keeps) return keys.flatMap((key) => found.get(`${key.documentId} ${key.list}`) ?? [])
     const { lists } = await validator.get()
     const moved = new Set([...guesses.values()].filter((guess) => !this.kept.holds(type, guess, lists)))
@@ -429,24 +433,20 @@ export class ListReader {
 
   /**
    * The page's documents from the base table, in the order of `entries`; vanished ones skipped.
-   * The validator's count items come along in the same BatchGet unless it was read already.
+   * The validator's count items come along in the same BatchGet unless it was read already; the
+   * documents kept in the process at their lists' revisions are not read (keptOrRead).
    */
   private async fetch(type: ContentType, entries: readonly Entry[], validator: Validator): Promise<Version[]> {
-    const items = await this.withValidator(entries.map((entry) => entry.key), versionProjection(type), validator)
-    const found = new Map(items.map((item) => [`${String(item.documentId)}/${String(item.locale)}`, item]))
-    return entries.flatMap((entry) => {
-      const item = found.get(`${entry.key.documentId}/${entry.key.locale}`)
-      return item === undefined ? [] : [itemToVersion(type, item)]
-    })
+    return this.keptOrRead(type, entries.map((entry) => ({ documentId: entry.key.documentId, list: entry.key.locale })), validator)
   }
 
   /**
    * The items of `keys` in one BatchGet (per 100), which also carries the validator's count items
    * unless it was read already (one call fewer than reading it alongside); the count items are
-   * among those returned.
+   * among those returned (with its optional ones when `carrying`: for the documents kept, kept.ts).
    */
-  private async withValidator(keys: readonly Item[], projection: Projection, validator: Validator): Promise<Item[]> {
-    const claim = validator.claim()
+  private async withValidator(keys: readonly Item[], projection: Projection, validator: Validator, carrying = false): Promise<Item[]> {
+    const claim = validator.claim(carrying)
     let items: Item[]
     try {
       items = await this.batchGet([...keys, ...(claim?.keys ?? [])], projection)

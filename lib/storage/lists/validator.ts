@@ -78,27 +78,47 @@ export function withDependencies(head: ListHead, dependencies: readonly TypeList
 }
 
 /**
+ * `head` with the states of `optional` (count key names) among `items` added to its lists alone:
+ * read only when a batch carried them, so neither the answer's revisions (its ETag) nor its last
+ * change depend on them; an optional key with no item was read as never moved.
+ */
+export function withOptional(head: ListHead, optional: readonly string[], items: readonly (Item | undefined)[]): ListHead {
+  if (optional.length === 0) return head
+  const byKey = new Map(items.filter((item): item is Item => item !== undefined).map((item) => [String(item.locale), item]))
+  return { ...head, lists: new Map([...head.lists, ...statesOf(optional, byKey)]) }
+}
+
+/**
  * A list request's validator (its lists' head), read once: on its own when first asked for, or
- * with the page's documents when a BatchGet claims it first.
+ * with the page's documents when a BatchGet claims it first. `optionalKeys` are read only in that
+ * second case (the documents kept in the process need them, kept.ts; a read of the head alone does not).
  */
 export class Validator {
   private read: Promise<ListHead> | undefined
+  private carried = false
 
   constructor(
-    private readonly readAlone: () => Promise<ListHead>,
+    /** Reads the count items alone (the optional ones too when `carrying`). */
+    private readonly readAlone: (carrying: boolean) => Promise<ListHead>,
     private readonly countKeys: readonly Item[],
-    private readonly fromItems: (items: readonly Item[]) => ListHead,
+    private readonly fromItems: (items: readonly Item[], carried: boolean) => ListHead,
+    private readonly optionalKeys: readonly Item[] = [],
   ) {}
 
-  /** True when the head carries the state of `name` (a count key's name, `listKey(uid, list)`). */
+  /**
+   * True when the head carries the state of `name` (a count key's name, `listKey(uid, list)`):
+   * one of its keys, or an optional one while a batch may still carry it (or did).
+   */
   covers(name: string): boolean {
-    return this.countKeys.some((key) => key.locale === name)
+    const optional = this.optionalKeys.some((key) => key.locale === name)
+    return this.countKeys.some((key) => key.locale === name) || (optional && (this.read === undefined || this.carried))
   }
 
-  /** The head: the read already under way, or one started now. */
-  get(): Promise<ListHead> {
+  /** The head: the read already under way, or one started now (with the optional keys when `carrying`: the page's documents follow). */
+  get(carrying = false): Promise<ListHead> {
     if (this.read === undefined) {
-      this.read = this.readAlone()
+      this.carried = carrying && this.optionalKeys.length > 0
+      this.read = this.readAlone(this.carried)
       // Started alongside a page read that may fail first: whoever awaits the head sees its
       // failure; nobody awaiting it is no unhandled rejection (which would end the process).
       this.read.catch(() => undefined)
@@ -107,14 +127,15 @@ export class Validator {
   }
 
   /**
-   * The count keys for a batch read to carry, when the head is not read or being read yet; the
-   * batch then settles it with `resolve` (its count items) or `reject`.
+   * The count keys for a batch read to carry (the optional ones too when `carrying`), when the head
+   * is not read or being read yet; the batch then settles it with `resolve` (its count items) or `reject`.
    */
-  claim(): { keys: readonly Item[]; resolve(items: readonly Item[]): void; reject(error: unknown): void } | undefined {
+  claim(carrying = false): { keys: readonly Item[]; resolve(items: readonly Item[]): void; reject(error: unknown): void } | undefined {
     if (this.read !== undefined) return undefined
     let settle!: { resolve(head: ListHead): void; reject(error: unknown): void }
     this.read = new Promise<ListHead>((resolve, reject) => (settle = { resolve, reject }))
     this.read.catch(() => undefined)
-    return { keys: this.countKeys, resolve: (items) => settle.resolve(this.fromItems(items)), reject: (error) => settle.reject(error) }
+    const carried = (this.carried = carrying && this.optionalKeys.length > 0)
+    return { keys: carried ? [...this.countKeys, ...this.optionalKeys] : this.countKeys, resolve: (items) => settle.resolve(this.fromItems(items, carried)), reject: (error) => settle.reject(error) }
   }
 }
