@@ -35,6 +35,8 @@ interface Entry {
 export class KeptVersions {
   private readonly entries = new Map<string, Entry>()
   private bytes = 0
+  /** Per list (`listKey`): the state (revision string and last change) its count items last showed here, and whether versions were kept under it. */
+  private readonly seen = new Map<string, { revision: string; changedAt: number; kept: boolean }>()
 
   /** `capacity` in bytes of the kept versions' attributes (as DynamoDB sizes items); 0 keeps nothing. */
   constructor(private readonly capacity: number) {}
@@ -104,7 +106,22 @@ export class KeptVersions {
   keep(type: ContentType, key: { documentId: string; list: string }, version: Version | null, lists: ReadonlyMap<string, ListState>, startedAt: number): void {
     if (!this.enabled) return
     const state = keptState(lists, type.uid, key.list)
-    if (state !== undefined && settled(state.changedAt, startedAt)) this.set(entryKey(type, key), state.revision, version)
+    if (state === undefined) return
+    const kept = settled(state.changedAt, startedAt)
+    if (kept) this.set(entryKey(type, key), state.revision, version)
+    const name = listKey(type.uid, key.list)
+    const last = this.seen.get(name)
+    if (last === undefined || last.revision !== state.revision || kept) this.seen.set(name, { ...state, kept: kept || (last?.revision === state.revision && last.kept) })
+  }
+
+  /**
+   * True when `uid`'s `list` is likely to be served from here: versions of it were kept under the
+   * last state this process saw of it, which had settled by `now` (a guess: the count items read
+   * with the page say whether it still holds).
+   */
+  warm(uid: string, list: string, now = Date.now()): boolean {
+    const last = this.seen.get(listKey(uid, list))
+    return last !== undefined && last.kept && settled(last.changedAt, now)
   }
 
   private get(key: string, revision: string): Entry | undefined {

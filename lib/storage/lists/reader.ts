@@ -7,6 +7,10 @@
 //   page's documents are fetched, with the count item, in one BatchGet;
 // - a page of a list order this process has read at the list's current revision resumes at the
 //   nearest mark at or before it (marks.ts) instead of reading every entry in front of it;
+// - documents read by key (any order but id's, filters naming documents, a filter through a
+//   relation's sources) come from the process's kept documents (kept.ts) while their list keeps the
+//   revision they were kept at; a default-order page of a list whose documents are kept reads its
+//   `slot0` entries instead of `byId`'s whole documents, and then only the documents not kept;
 // - filters: the entries a plan over the slot indexes names (plan.ts), each checked against
 //   the whole filter, or the whole list within `maxScan` entries; `total` is the exact match count.
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
@@ -128,18 +132,22 @@ export class ListReader {
     const slot = indexedFields(type).indexOf(primary.field)
     const single = request.lists.length === 1 ? (request.lists[0] as string) : undefined
     if (single !== undefined && primary.field === 'id' && nearStart) {
-      // No BatchGet to carry the count item: read it alongside. A mark is used before the count
-      // says whether it still holds (a guess, read again without it when it does not).
-      void validator.get()
+      // No BatchGet to carry the count item: read it alongside (with the type's wide commits when
+      // documents are kept, to keep these). A mark is used before the count says whether it still
+      // holds (a guess, read again without it when it does not).
       const forward = primary.order === 'asc'
       const order = orderOf(type, single, 0, forward)
       const guess = request.trusted ? this.marks.nearest(order, offset) : undefined
+      if (request.trusted && this.kept.warm(type.uid, single)) return this.keptIdPage(type, single, forward, order, request, validator, guess)
+      void validator.get(true)
       let read = await this.idPage(type, single, forward, offset, limit, request.trusted, guess?.mark)
       const head = await validator.get()
       const state = stateOf(head, type, single)
       if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
       this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
-      return { versions: read.page.map((item) => itemToVersion(type, item)), total: head.total }
+      const versions = read.page.map((item) => itemToVersion(type, item))
+      for (const version of versions) this.kept.keep(type, { documentId: version.documentId, list: single }, version, head.lists, request.startedAt)
+      return { versions, total: head.total }
     }
     // Farther in, where the page is read from depends on the total (read with what validates the documents kept, as they follow).
     const head = nearStart ? undefined : await validator.get(true)
@@ -161,6 +169,29 @@ export class ListReader {
     const perList = await Promise.all(request.lists.map((list) => this.ordered(type, list, slot, forward, offset + limit)))
     const page = perList.flat().map((item) => toEntry(item, slot)).sort(compare).slice(offset, offset + limit)
     return { versions: await this.fetch(type, page, validator), total: await total() }
+  }
+
+  /**
+   * A page near the start of one list in id order whose documents this process keeps (kept.ts):
+   * its `slot0` entries from the nearest mark, with the count items alongside, then the documents
+   * not kept at the list's revision by key (none while the list has not moved). As idPage's, a
+   * mark is a guess, read again without it when the count items say it no longer holds.
+   */
+  private async keptIdPage(type: ContentType, list: string, forward: boolean, order: string, request: ListRequest, validator: Validator, guess: { revision: number; mark: Mark } | undefined): Promise<ListResult> {
+    const { offset, limit } = request
+    void validator.get(true)
+    const readFrom = async (mark: Mark | undefined) => {
+      const from = mark?.position ?? 0
+      const run = await this.query({ index: slotIndex(0), type, list, forward, want: offset + limit - from, exact: true, after: resumeKey(mark?.last, slotKey(0)) })
+      const keys = run.slice(offset - from).map((item) => ({ documentId: String(item.documentId), list: String(item.locale) }))
+      return { from, run, versions: await this.keptOrRead(type, keys, validator) }
+    }
+    let read = await readFrom(guess?.mark)
+    const head = await validator.get()
+    const state = stateOf(head, type, list)
+    if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await readFrom(undefined)
+    this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
+    return { versions: read.versions, total: head.total }
   }
 
   /**
