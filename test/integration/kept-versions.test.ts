@@ -18,11 +18,30 @@ afterAll(() => {
 
 const settle = () => vi.setSystemTime(Date.now() + SETTLE_MS + 100)
 
+type Peer = ReturnType<typeof countedPeer>
+
+/** Another process on the shop's table with the page cache off, keeping documents (`cacheBytes` as by default unless given). */
+function keepingPeer(s: Shop, cacheBytes?: number): Peer {
+  return countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+}
+
+/** The documentIds among the keys the calls read. */
+const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
+
+/** One 200 answer of `peer` to `path`, with the DynamoDB calls it made. */
+async function measure(s: Shop, peer: Peer, path: string) {
+  peer.calls.length = 0
+  const response = await peer.request('GET', path, { token: s.key })
+  expect(response.status).toBe(200)
+  const body = await json(response)
+  return { body, etag: response.headers.get('etag'), titles: body.data.map((doc: any) => doc.title), total: body.meta.pagination.total, calls: [...peer.calls] }
+}
+
 /**
  * Holds the next BatchGetItem of `peer` that reads `documentId`, before it is sent or after its
  * answer, until released: `hold(when)` arms it, `reached` settles when a read is held.
  */
-function holdReads(peer: ReturnType<typeof countedPeer>, documentId: string) {
+function holdReads(peer: Peer, documentId: string) {
   let gate: { when: 'before' | 'after'; reached: () => void; released: Promise<void> } | undefined
   peer.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
     const held = gate !== undefined && context.commandName === 'BatchGetItemCommand' && keysOf({ command: 'BatchGetItemCommand', input: args.input }).some((key) => key.documentId === documentId) ? gate : undefined
@@ -53,7 +72,7 @@ describe('populated documents kept in the process, with the page cache off', () 
   let ann: any
   let bob: any
   let tag: any
-  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  const peerOf = (cacheBytes?: number) => keepingPeer(s, cacheBytes)
   beforeAll(async () => {
     s = await shop({}, ['fr'])
     ann = await s.author('Ann')
@@ -66,14 +85,7 @@ describe('populated documents kept in the process, with the page cache off', () 
   })
   afterEach(() => settle())
 
-  /** The documentIds among the keys the calls read. */
-  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
-  const measured = async (peer: ReturnType<typeof countedPeer>, path: string) => {
-    peer.calls.length = 0
-    const response = await peer.request('GET', path, { token: s.key })
-    expect(response.status).toBe(200)
-    return { body: await json(response), calls: [...peer.calls] }
-  }
+  const measured = (peer: Peer, path: string) => measure(s, peer, path)
 
   it('reads the page every time, and its targets once while their lists do not move; pages sharing them read none', async () => {
     const peer = peerOf()
@@ -146,7 +158,7 @@ describe('documents a filter through a relation reads by key, kept in the proces
   let ann: any
   let bob: any
   const articles: any[] = []
-  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  const peerOf = (cacheBytes?: number) => keepingPeer(s, cacheBytes)
   const FILTER = '/api/articles?filters[author][name][$eq]=Ann&sort=title'
   beforeAll(async () => {
     s = await shop({}, ['fr'])
@@ -157,14 +169,7 @@ describe('documents a filter through a relation reads by key, kept in the proces
   })
   afterEach(() => settle())
 
-  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
-  const measured = async (peer: ReturnType<typeof countedPeer>, path = FILTER) => {
-    peer.calls.length = 0
-    const response = await peer.request('GET', path, { token: s.key })
-    expect(response.status).toBe(200)
-    const body = await json(response)
-    return { body, titles: body.data.map((doc: any) => doc.title), total: body.meta.pagination.total, calls: [...peer.calls] }
-  }
+  const measured = (peer: Peer, path = FILTER) => measure(s, peer, path)
   const annTitles = () => articles.filter((_, i) => i !== 1).map((doc) => doc.title)
 
   it('reads the matching sources once; later answers read their lists\' count items in their place, in as many calls', async () => {
@@ -240,7 +245,7 @@ describe('documents a filter through a relation reads by key, kept in the proces
 describe('documents a sorted page reads by key, kept in the process, with the page cache off', () => {
   let s: Shop
   const docs: any[] = []
-  const peerOf = (cacheBytes?: number) => countedPeer({ ...s.ctx, config: { ...s.ctx.config, rest: { ...s.ctx.config.rest, pageCache: 0, populate: { ...s.ctx.config.rest.populate, ...(cacheBytes === undefined ? {} : { cacheBytes }) } } } })
+  const peerOf = (cacheBytes?: number) => keepingPeer(s, cacheBytes)
   // A near page (its count items come with its documents) and a far one (the count first).
   const NEAR = '/api/articles?sort=title&pagination[pageSize]=3'
   const FAR = '/api/articles?sort=title:desc&pagination[start]=4&pagination[limit]=2'
@@ -253,14 +258,7 @@ describe('documents a sorted page reads by key, kept in the process, with the pa
   })
   afterEach(() => settle())
 
-  const readIds = (calls: readonly Call[]) => new Set(calls.flatMap((call) => keysOf(call).map((key) => key.documentId)))
-  const measured = async (peer: ReturnType<typeof countedPeer>, path: string) => {
-    peer.calls.length = 0
-    const response = await peer.request('GET', path, { token: s.key })
-    expect(response.status).toBe(200)
-    const body = await json(response)
-    return { body, etag: response.headers.get('etag'), titles: body.data.map((doc: any) => doc.title), calls: [...peer.calls] }
-  }
+  const measured = (peer: Peer, path: string) => measure(s, peer, path)
 
   it('reads a page\'s documents once while its list does not move, near the start and far in; its ETag validates alone', async () => {
     const peer = peerOf()
