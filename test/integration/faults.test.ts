@@ -4,7 +4,8 @@
 // sending the request (or after sending it, losing the answer). The SDK's own deserializer, error
 // classification and retry policy (lib/storage/client.ts: 4 attempts, standard mode) stay real.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { INDEX, META } from '../../lib/table.js'
+import { META } from '../../lib/table.js'
+import { isCountRead, isPageRead } from '../support/list-reads.js'
 import { createPeer, createTestContext, expectStorageInvariants, json, scanTable, type TestContext } from '../support/context.js'
 
 /** What an injected attempt answers: a DynamoDB error, before or after the request really ran. */
@@ -148,8 +149,8 @@ describe('faults', () => {
     const countDone = new Promise<void>((resolve) => (countFailed = resolve))
     const unavailable = () => Object.assign(new Error('injected'), { name: 'ServiceUnavailable' })
     ctx.db.middlewareStack.add((next: any, context: any) => async (args: any) => {
-      if (context.commandName === 'QueryCommand' && args.input.IndexName === INDEX.byId) throw unavailable()
-      if (context.commandName === 'GetItemCommand' && args.input.Key?.documentId === META.count) {
+      if (isPageRead(context.commandName, args.input)) throw unavailable()
+      if (isCountRead(context.commandName, args.input)) {
         await released
         countFailed()
         throw unavailable()
