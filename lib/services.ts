@@ -37,7 +37,7 @@ export interface Services {
   readonly documents: DocumentStore
   readonly lists: ListReader
   /** Documents kept for list answers (populated targets, documents read by key), valid under their lists' revisions (storage/lists/kept.ts). */
-  readonly targets: KeptVersions
+  readonly kept: KeptVersions
   /** The index of links by target (content-model.md §16). */
   readonly links: LinkIndex
   readonly locales: LocaleService
@@ -65,7 +65,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     documents,
     reindex: new Reindexer(db, config.tableName, documents, locales, types),
     lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks), kept),
-    targets: kept,
+    kept,
     links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),

@@ -32,7 +32,7 @@ export function populatorOf(scope: Scope, who: Caller, raw: unknown, status: Sta
   const context = { services, status, fallback, may: readable(who, status), left: services.config.rest.populate.maxDocuments, read: services.documents.batchReader() }
   const checked = checkAccess(context, type, tree)
   return Object.assign((versions: readonly Version[], locale: string, lists?: ReadonlyMap<string, ListState>) => {
-    const ctx = lists === undefined ? context : { ...context, read: services.targets.reader(context.read, lists) }
+    const ctx = lists === undefined ? context : { ...context, read: services.kept.reader(context.read, lists) }
     return populate(ctx, type, versions, checked, locale === WILDCARD ? undefined : locale)
   }, { tree: checked })
 }

@@ -4,10 +4,12 @@
 //   populate reaches (relations/dependencies.ts), before the targets are read, so a target whose
 //   list has not moved since is served from here, and pages that share authors, tags or files
 //   read each once (`reader`);
-// - documents a list reads by key (a filter naming them, the sources a filter through a relation
-//   found in the index of links): their lists' count items come in the same call as the documents
-//   not kept, and a kept one is served when its list's revision is still the one it was kept at,
-//   else read in a second call (`guess`, reader.ts).
+// - documents a list reads by key (sorted and filtered pages, a filter naming them, the sources a
+//   filter through a relation found in the index of links): their lists' count items come in the
+//   same call as the documents not kept, and a kept one is served when its list's revision is
+//   still the one it was kept at, else read in a second call (`guess`, reader.ts keptOrRead);
+// - default-order pages: once a list's documents are kept under the last state seen of it (`warm`),
+//   a page reads its slot0 entries and takes the documents from here the same way (reader.ts keptIdPage).
 // Kept only from a read that started SETTLE_MS after its list last changed (as the page cache: an
 // eventually consistent read made sooner may miss the write the revision counts), and a document
 // absent from its list is kept as absent, which a creation moves too.
