@@ -140,11 +140,7 @@ export class ListReader {
       const guess = request.trusted ? this.marks.nearest(order, offset) : undefined
       if (request.trusted && this.kept.warm(type.uid, single)) return this.keptIdPage(type, single, forward, order, request, validator, guess)
       void validator.get(true)
-      let read = await this.idPage(type, single, forward, offset, limit, request.trusted, guess?.mark)
-      const head = await validator.get()
-      const state = stateOf(head, type, single)
-      if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await this.idPage(type, single, forward, offset, limit, request.trusted)
-      this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
+      const { read, head } = await this.fromGuess(type, single, request, validator, order, slotKey(0), guess, (mark) => this.idPage(type, single, forward, offset, limit, request.trusted, mark))
       const versions = read.page.map((item) => itemToVersion(type, item))
       for (const version of versions) this.kept.keep(type, { documentId: version.documentId, list: single }, version, head.lists, request.startedAt)
       return { versions, total: head.total }
@@ -186,11 +182,7 @@ export class ListReader {
       const keys = run.slice(offset - from).map((item) => ({ documentId: String(item.documentId), list: String(item.locale) }))
       return { from, run, versions: await this.keptOrRead(type, keys, validator) }
     }
-    let read = await readFrom(guess?.mark)
-    const head = await validator.get()
-    const state = stateOf(head, type, list)
-    if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await readFrom(undefined)
-    this.remember(order, state, request.startedAt, read.from, read.run, slotKey(0))
+    const { read, head } = await this.fromGuess(type, list, request, validator, order, slotKey(0), guess, readFrom)
     return { versions: read.versions, total: head.total }
   }
 
@@ -208,21 +200,31 @@ export class ListReader {
     const order = orderOf(type, list, slot, direction)
     const readFrom = async (mark: Mark | undefined) => {
       const run = await this.ordered(type, list, slot, direction, want, mark)
-      const position = mark?.position ?? 0
-      const page = exactPage(run.map((item) => toEntry(item, slot)), start - position, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
-      return { run, position, versions: await this.fetch(type, backward ? page.reverse() : page, validator) }
+      const from = mark?.position ?? 0
+      const page = exactPage(run.map((item) => toEntry(item, slot)), start - from, backward ? Math.min(limit, want) : limit, backward ? (a, b) => compare(b, a) : compare)
+      return { run, from, versions: await this.fetch(type, backward ? page.reverse() : page, validator) }
     }
     // Past the first pages the head is read first: a mark that holds under it skips what precedes
     // the page. Near the start the head comes with the page's documents, so a mark is a guess,
     // read again without it when the head says it no longer holds (as idPage's).
     const seek = this.marks.nearest(order, start)
     const guess = seek !== undefined && (head === undefined || holds(seek.revision, stateOf(head, type, list), request.startedAt)) ? seek : undefined
-    let result = await readFrom(guess?.mark)
-    const validated = await validator.get()
-    const state = stateOf(validated, type, list)
-    if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) result = await readFrom(undefined)
-    this.remember(order, state, request.startedAt, result.position, result.run, slotKey(slot))
-    return { versions: result.versions, total: validated.total }
+    const { read, head: validated } = await this.fromGuess(type, list, request, validator, order, slotKey(slot), guess, readFrom)
+    return { versions: read.versions, total: validated.total }
+  }
+
+  /**
+   * Reads with `readFrom` from a guessed mark (a mark kept at a revision the list may have left),
+   * then, once the validator's head is read, again from the start when the list's state says the
+   * guess no longer holds; remembers the run read as marks of `order` when that state says it is exact.
+   */
+  private async fromGuess<R extends { from: number; run: readonly Item[] }>(type: ContentType, list: string, request: ListRequest, validator: Validator, order: string, sortKey: string, guess: { revision: number; mark: Mark } | undefined, readFrom: (mark: Mark | undefined) => Promise<R>): Promise<{ read: R; head: ListHead }> {
+    let read = await readFrom(guess?.mark)
+    const head = await validator.get()
+    const state = stateOf(head, type, list)
+    if (guess !== undefined && !holds(guess.revision, state, request.startedAt)) read = await readFrom(undefined)
+    this.remember(order, state, request.startedAt, read.from, read.run, sortKey)
+    return { read, head }
   }
 
   /**
