@@ -16,7 +16,9 @@
 #   zone page  /api/landings?populate=*&pagination[page]=3&pagination[pageSize]=25  at N = 1,000 and 10,000
 #   cover page /api/articles?populate=cover&pagination[page]=3&pagination[pageSize]=25 at N = 10,000
 # ours three times each time: as by default (page cache on), with API_REST_PAGE_CACHE=0 (populated
-# documents still kept in the process), and with API_REST_POPULATE_CACHE_BYTES=0 as well. Then ROUNDS
+# documents still kept in the process), and with API_REST_POPULATE_CACHE_BYTES=0 as well; beside the
+# second, the replay floor of each query (bench/replay-floor.ts: a bare HTTP server making the same
+# DynamoDB calls and sending the same body, what no handler could beat on this DynamoDB Local). Then ROUNDS
 # uploads of a 2 MB JPEG one after the other (POST /api/upload, multipart), median time of each side.
 # PEER_COPY (default /work/peer-compbench) is the Strapi copy: copied from /work/peer-base (installed)
 # on the first run. COVER_ONLY=1 seeds and measures the cover page alone (no zone pages, no uploads).
@@ -28,8 +30,8 @@ project=$(pwd)
 strapi=${PEER_COPY:-/work/peer-compbench}
 ac="$project/node_modules/.bin/autocannon"
 seed() { (cd "$project" && node --import tsx bench/seed-model.ts "$@" 2>>/tmp/compare-components-seed.log); }
-sp=${STRAPI_PORT:-4201}; op=${OURS_PORT:-4202}
-S=http://127.0.0.1:$sp; O=http://127.0.0.1:$op
+sp=${STRAPI_PORT:-4201}; op=${OURS_PORT:-4202}; fp=${FLOOR_PORT:-4203}
+S=http://127.0.0.1:$sp; O=http://127.0.0.1:$op; F=http://127.0.0.1:$fp
 
 # --- the Strapi copy ---------------------------------------------------------------------------------
 setup_copy() {
@@ -132,7 +134,7 @@ both() { # label suffix queries...: a block with the page cache on, one with it 
   start; measure_all on "$suffix" "$@"; stop
   start API_REST_PAGE_CACHE=0
   for q in "$@"; do "$ac" -c 10 -d 10 "$O${q##*|}" >/dev/null 2>&1; done; sleep 3
-  measure_all off "$suffix" "$@"; stop
+  measure_all off "$suffix" "$@"; floor_all "$suffix" "$@"; stop
   start API_REST_PAGE_CACHE=0 API_REST_POPULATE_CACHE_BYTES=0
   for q in "$@"; do "$ac" -c 10 -d 10 "$O${q##*|}" >/dev/null 2>&1; done; sleep 3
   measure_all none "$suffix" "$@"; stop
@@ -142,6 +144,19 @@ measure_all() { # on|off|none suffix key|n|path...
   case $1 in on) name="ours, page cache on" ;; off) name="ours, API_REST_PAGE_CACHE=0" ;; *) name="ours, both caches off" ;; esac
   local q k n path
   for q in "${@:3}"; do IFS='|' read -r k n path <<<"$q"; measure "$1.$k$2" "$name" "$O" "$path" "$n"; done
+}
+floor_all() { # suffix key|n|path...: each query's replay floor (bench/replay-floor.ts) beside the server running with API_REST_PAGE_CACHE=0
+  local endpoint fpid q k n path
+  endpoint=$(grep -o 'DynamoDB Local at http://[0-9.:]*' "$data/server.log" | tail -1 | cut -d' ' -f4)
+  for q in "${@:2}"; do
+    IFS='|' read -r k n path <<<"$q"
+    (cd "$project" && DATA_DIR="$data" CONTENT_TYPES_DIR="$project/bench/model/content-types" API_REST_PAGE_CACHE=0 \
+      setsid node --import tsx bench/replay-floor.ts "$endpoint" compare_components "$path" "$fp" >>"$data/floor.log" 2>&1) &
+    fpid=$!
+    for _ in $(seq 1 120); do curl -s -o /dev/null "$F/" && break; sleep 0.5; done
+    measure "floor.$k$1" "replay floor: the calls of API_REST_PAGE_CACHE=0" "$F" "$path" "$n"
+    kill -TERM -- -"$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null
+  done
 }
 token() { # a new full-access API key, for the server just started
   curl -s -X POST "$O/admin/api-tokens" -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
@@ -161,13 +176,13 @@ else
 fi
 
 echo
-echo "| query | N | Strapi req/s | ours req/s, cache on | ratio | page cache off | ratio | both caches off | ratio |"
-echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
-row() { node -e 'const [q, n, s, a, b, c] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
-  console.log(`| ${q} | ${n} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} | ${c} | ${r(c)} |`)' "$@"; }
-[ -n "$only" ] || row "zone page, \`populate=*\`" 1,000 "${rps[s.z1]:-0}" "${rps[on.z1]:-0}" "${rps[off.z1]:-0}" "${rps[none.z1]:-0}"
-[ -n "$only" ] || row "zone page, \`populate=*\`" 10,000 "${rps[s.z10]:-0}" "${rps[on.z10]:-0}" "${rps[off.z10]:-0}" "${rps[none.z10]:-0}"
-row "cover page, \`populate=cover\`" 10,000 "${rps[s.c]:-0}" "${rps[on.c]:-0}" "${rps[off.c]:-0}" "${rps[none.c]:-0}"
+echo "| query | N | Strapi req/s | ours req/s, cache on | ratio | page cache off | ratio | both caches off | ratio | replay floor of page cache off | ratio |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+row() { node -e 'const [q, n, s, a, b, c, f] = process.argv.slice(1), r = (x) => (+s > 0 ? (x / s).toFixed(2) : "-")
+  console.log(`| ${q} | ${n} | ${s} | ${a} | ${r(a)} | ${b} | ${r(b)} | ${c} | ${r(c)} | ${f} | ${r(f)} |`)' "$@"; }
+[ -n "$only" ] || row "zone page, \`populate=*\`" 1,000 "${rps[s.z1]:-0}" "${rps[on.z1]:-0}" "${rps[off.z1]:-0}" "${rps[none.z1]:-0}" "${rps[floor.z1]:-0}"
+[ -n "$only" ] || row "zone page, \`populate=*\`" 10,000 "${rps[s.z10]:-0}" "${rps[on.z10]:-0}" "${rps[off.z10]:-0}" "${rps[none.z10]:-0}" "${rps[floor.z10]:-0}"
+row "cover page, \`populate=cover\`" 10,000 "${rps[s.c]:-0}" "${rps[on.c]:-0}" "${rps[off.c]:-0}" "${rps[none.c]:-0}" "${rps[floor.c]:-0}"
 echo
 [ -n "$only" ] || node -e 'const [s, o] = process.argv.slice(1).map(Number); console.log(`Upload of a 2 MB JPEG (POST /api/upload, median of the measured rounds): Strapi ${s.toFixed(0)} ms, ours ${o.toFixed(0)} ms (${(o / s).toFixed(2)}x Strapi'"'"'s time).`)' "${rps[s.u]:-0}" "${rps[on.u]:-0}"
 echo

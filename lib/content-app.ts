@@ -54,7 +54,7 @@ function collectionRoutes(app: Hono, root: string, scope: Scope): void {
     const asker = await askerOf(c, scope, 'find')
     const query = draftsPrivate(c, queries.of(c.req.url))
     const plan = await planFind(scope, { asker, query, tree: queries.treeOf(query) })
-    return listAnswer(c, type, query, plan, pages, tagParts)
+    return listAnswer(c, type, query, plan, pages, tagParts, scope.services.rendered)
   })
   app.post(root, async (c) => {
     const who = await callerOf(c, scope, 'create')

@@ -77,3 +77,19 @@ export function linkRequests(type: ContentType, values: Readonly<Record<string, 
   }
   return requests
 }
+
+/**
+ * True when `tree` (asked of `type`) populates components and zones alone, at every level: its
+ * answers are shaped from the versions themselves, with no other document read (answers/rendered.ts).
+ */
+export function populatesComponentsOnly(type: ContentType, tree: PopulateTree): boolean {
+  const only = (field: ComponentField, asked: PopulateNode): boolean =>
+    field.components.every((schema) => [asked, asked.on?.get(schema.uid)].every((node) => node === undefined || [...node.populate].every(([name, below]) => {
+      const nested = schema.components[name]
+      return nested !== undefined && only(nested, below)
+    })))
+  return [...tree].every(([name, node]) => {
+    const field = type.components[name]
+    return field !== undefined && only(field, node)
+  })
+}

@@ -3,6 +3,7 @@
 // (lib/answers/document.ts).
 import type { Context } from 'hono'
 import { documentAnswer, documentsAnswer, type Populated } from '../answers/document.js'
+import { joinedAnswer, type RenderedDocuments } from '../answers/rendered.js'
 import type { ContentType } from '../content-types.js'
 import { etagOf, json, jsonText, populatedTagOf, UTF8 } from '../http.js'
 import type { Written } from '../operations/create.js'
@@ -11,7 +12,7 @@ import type { FindPlan } from '../operations/find.js'
 import { paginationMeta } from '../query/pagination.js'
 import type { ListQuery } from '../query/parse.js'
 import type { Version } from '../storage/items.js'
-import { settled } from '../storage/lists/validator.js'
+import { settled, type ListHead } from '../storage/lists/validator.js'
 import { listTag, noneMatch, notModified } from './conditional.js'
 import type { PageCache } from './page-cache.js'
 
@@ -76,9 +77,10 @@ export interface ListTagParts {
 /**
  * A list's answer. The validator alone answers a 304 or a cached page; otherwise the page is read
  * with it (started alongside, unless a 304 or a cached page is likely, or in the BatchGet of the
- * page's documents). A settled page is kept in `pages`, encoded as sent.
+ * page's documents). A settled page is kept in `pages`, encoded as sent; documents shown from
+ * their versions alone are joined from their JSON kept in `rendered`.
  */
-export async function listAnswer(c: Context, type: ContentType, query: ListQuery, plan: FindPlan, pages: PageCache, parts: ListTagParts): Promise<Response> {
+export async function listAnswer(c: Context, type: ContentType, query: ListQuery, plan: FindPlan, pages: PageCache, parts: ListTagParts, rendered: RenderedDocuments): Promise<Response> {
   const ifNoneMatch = c.req.header('if-none-match')
   const early = ifNoneMatch !== undefined || pages.holds(plan.key) ? undefined : await plan.read()
   const head = await plan.validator.get()
@@ -88,10 +90,22 @@ export async function listAnswer(c: Context, type: ContentType, query: ListQuery
   const cached = pages.get(plan.key, tag)
   if (cached !== undefined) return jsonText(c, cached)
   const page = early ?? (await plan.read())
-  const populated: Populated | undefined = await plan.populate(page.versions, head.lists)
-  const text = JSON.stringify({ data: documentsAnswer(type, page.versions, query.fields, populated), meta: { pagination: paginationMeta(query.pagination, page.total) } })
-  if (!settled(head.changedAt, plan.startedAt) || !pages.enabled) return jsonText(c, text)
-  const encoded = UTF8.encode(text)
-  pages.set(plan.key, tag, encoded)
+  const meta = { pagination: paginationMeta(query.pagination, page.total) }
+  const encoded = plan.shape !== undefined && rendered.enabled
+    ? await renderedAnswer(type, query.fields, plan, plan.shape, page.versions, head.lists, rendered, meta)
+    : UTF8.encode(JSON.stringify({ data: documentsAnswer(type, page.versions, query.fields, await plan.populate(page.versions, head.lists)), meta }))
+  if (settled(head.changedAt, plan.startedAt)) pages.set(plan.key, tag, encoded)
   return jsonText(c, encoded)
+}
+
+/**
+ * A list answer of documents shown from their versions alone (`shape`): each document's JSON as
+ * kept in `rendered`, populated and made only for the versions it does not hold.
+ */
+async function renderedAnswer(type: ContentType, fields: readonly string[] | undefined, plan: FindPlan, shape: string, versions: readonly Version[], lists: ListHead['lists'], rendered: RenderedDocuments, meta: unknown): Promise<Uint8Array<ArrayBuffer>> {
+  // Taken first, so that keeping the others cannot drop one of this page's.
+  const kept = versions.map((version) => rendered.get(version, shape))
+  const missing = versions.filter((_, i) => kept[i] === undefined)
+  const populated: Populated | undefined = missing.length === 0 ? undefined : await plan.populate(missing, lists)
+  return joinedAnswer(versions.map((version, i) => kept[i] ?? rendered.set(version, shape, documentAnswer(type, version, fields, populated))), meta)
 }

@@ -3,6 +3,7 @@
 // plan holds the page's validator (one small read that answers a 304 or a cached page) and the
 // page read, which the caller starts alongside the validator or not at all.
 import type { Populated } from '../answers/document.js'
+import { populatesComponentsOnly } from '../components/populate.js'
 import { WILDCARD } from '../locales.js'
 import { crossesRelations } from '../query/filters.js'
 import { paginationWindow } from '../query/pagination.js'
@@ -48,6 +49,12 @@ export interface FindPlan {
   readonly trusted: boolean
   /** When the page's reads started (lists settle from then: see SETTLE_MS). */
   readonly startedAt: number
+  /**
+   * What each document's JSON depends on besides its version (`fields`, populate), when that is
+   * all: nothing populated, or components only (answers/rendered.ts); undefined when documents
+   * show other documents.
+   */
+  readonly shape: string | undefined
   /** The lists' head: their revisions and when they last changed. */
   readonly validator: Validator
   /** Reads the page (with the validator alongside, or in the BatchGet of its documents). */
@@ -97,7 +104,8 @@ export async function planFind(scope: Scope, input: FindInput): Promise<FindPlan
     if (partitions !== undefined) return partitions.length === 0 ? { versions: [], total: 0 } : services.lists.inPublicationStates(type, request, partitions, validator)
     return chain !== undefined && !served ? services.lists.listChain(type, chain, request, validator) : services.lists.list(type, request, validator)
   }
-  return { normalized, key: JSON.stringify(normalized), trusted, startedAt, validator, read, populate: populateWith(populator, linked) }
+  const shape = populator === undefined || populatesComponentsOnly(type, populator.tree) ? JSON.stringify([query.fields ?? null, normalized.populate ?? null]) : undefined
+  return { normalized, key: JSON.stringify(normalized), trusted, startedAt, shape, validator, read, populate: populateWith(populator, linked) }
 }
 
 /** A plan's populate step: nothing without a populator. */

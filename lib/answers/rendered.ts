@@ -1,0 +1,76 @@
+// The JSON of documents, kept beside the versions it shows (issue 34): a list answer whose
+// documents come from their versions alone (nothing populated, or components only: no other
+// document read) is made of each document's UTF-8 JSON, joined, and each is made once per version
+// and shape. Entries are keyed by the version object itself: a version is never changed in place
+// (a write makes a new one, storage/items.ts), and the documents kept in the process
+// (storage/lists/kept.ts) are the same objects from one answer to the next while their lists
+// have not moved, so an entry is only ever found by an answer showing that very version. Bounded
+// by bytes, the least recently used version going first.
+import { UTF8 } from '../http.js'
+import type { Version } from '../storage/items.js'
+
+/** Fixed cost counted per version besides its JSON: the map entries. */
+const ENTRY_OVERHEAD = 200
+
+export class RenderedDocuments {
+  private readonly entries = new Map<Version, Map<string, Uint8Array<ArrayBuffer>>>()
+  private bytes = 0
+
+  /** `capacity` in bytes of JSON; 0 keeps nothing. */
+  constructor(private readonly capacity: number) {}
+
+  get enabled(): boolean {
+    return this.capacity > 0
+  }
+
+  /** Bytes held now (for tests). */
+  get size(): number {
+    return this.bytes
+  }
+
+  /** The JSON of `version` in `shape`, when kept (a use: kept longest). */
+  get(version: Version, shape: string): Uint8Array<ArrayBuffer> | undefined {
+    const shapes = this.entries.get(version)
+    const json = shapes?.get(shape)
+    if (shapes === undefined || json === undefined) return undefined
+    this.entries.delete(version)
+    this.entries.set(version, shapes)
+    return json
+  }
+
+  /** The JSON of `document`, the answer of `version` in `shape`, kept when it fits. */
+  set(version: Version, shape: string, document: unknown): Uint8Array<ArrayBuffer> {
+    const json = UTF8.encode(JSON.stringify(document))
+    const bytes = ENTRY_OVERHEAD + shape.length + json.byteLength
+    if (bytes > this.capacity) return json
+    const shapes = this.entries.get(version) ?? new Map<string, Uint8Array<ArrayBuffer>>()
+    const before = shapes.get(shape)
+    if (before !== undefined) this.bytes -= ENTRY_OVERHEAD + shape.length + before.byteLength
+    shapes.set(shape, json)
+    this.entries.delete(version)
+    this.entries.set(version, shapes)
+    this.bytes += bytes
+    for (const [oldest, kept] of this.entries) {
+      if (this.bytes <= this.capacity) break
+      this.entries.delete(oldest)
+      for (const [name, each] of kept) this.bytes -= ENTRY_OVERHEAD + name.length + each.byteLength
+    }
+    return json
+  }
+}
+
+const OPEN = UTF8.encode('{"data":[')
+const COMMA = UTF8.encode(',')
+
+/** `{"data":[...documents],"meta":meta}` from each document's JSON: the bytes JSON.stringify gives the whole. */
+export function joinedAnswer(documents: readonly Uint8Array[], meta: unknown): Uint8Array<ArrayBuffer> {
+  const close = UTF8.encode(`],"meta":${JSON.stringify(meta)}}`)
+  const parts = [OPEN, ...documents.flatMap((json, i) => (i === 0 ? [json] : [COMMA, json])), close]
+  const body = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
+  let at = 0
+  for (const part of parts) {
+    body.set(part, at)
+    at += part.byteLength
+  }
+  return body
+}
