@@ -13,7 +13,7 @@ import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { KeptVersions } from './storage/lists/kept.js'
-import { RenderedDocuments } from './answers/rendered.js'
+import { RenderedDocuments } from './delivery/rendered.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
 import { SignInAttemptStore } from './storage/sign-in-attempts.js'
@@ -39,7 +39,7 @@ export interface Services {
   readonly lists: ListReader
   /** Documents kept for list answers (populated targets, documents read by key), valid under their lists' revisions (storage/lists/kept.ts). */
   readonly kept: KeptVersions
-  /** The JSON of documents shown from their versions alone, kept beside them for list answers (answers/rendered.ts). */
+  /** The JSON of documents shown from their versions alone, kept beside them for list answers (delivery/rendered.ts). */
   readonly rendered: RenderedDocuments
   /** The index of links by target (content-model.md §16). */
   readonly links: LinkIndex

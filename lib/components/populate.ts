@@ -80,7 +80,7 @@ export function linkRequests(type: ContentType, values: Readonly<Record<string, 
 
 /**
  * True when `tree` (asked of `type`) populates components and zones alone, at every level: its
- * answers are shaped from the versions themselves, with no other document read (answers/rendered.ts).
+ * answers are shaped from the versions themselves, with no other document read (delivery/rendered.ts).
  */
 export function populatesComponentsOnly(type: ContentType, tree: PopulateTree): boolean {
   const only = (field: ComponentField, asked: PopulateNode): boolean =>

@@ -3,7 +3,7 @@
 // (lib/answers/document.ts).
 import type { Context } from 'hono'
 import { documentAnswer, documentsAnswer, type Populated } from '../answers/document.js'
-import { joinedAnswer, type RenderedDocuments } from '../answers/rendered.js'
+import { joinedAnswer, type RenderedDocuments } from './rendered.js'
 import type { ContentType } from '../content-types.js'
 import { etagOf, json, jsonText, populatedTagOf, UTF8 } from '../http.js'
 import type { Written } from '../operations/create.js'

@@ -51,7 +51,7 @@ export interface FindPlan {
   readonly startedAt: number
   /**
    * What each document's JSON depends on besides its version (`fields`, populate), when that is
-   * all: nothing populated, or components only (answers/rendered.ts); undefined when documents
+   * all: nothing populated, or components only (delivery/rendered.ts); undefined when documents
    * show other documents.
    */
   readonly shape: string | undefined

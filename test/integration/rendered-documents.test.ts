@@ -1,4 +1,4 @@
-// Documents' JSON kept beside their versions (lib/answers/rendered.ts; issue 34): a list answer of
+// Documents' JSON kept beside their versions (lib/delivery/rendered.ts; issue 34): a list answer of
 // documents shown from their versions alone (nothing populated, or components only) is joined from
 // each document's kept JSON. Over HTTP on DynamoDB Local with the page cache off, on the models of
 // test/fixtures/components-project: the same bytes as a process keeping nothing, in every shape;

@@ -1,8 +1,8 @@
-// The JSON of documents kept beside their versions (lib/answers/rendered.ts), its bound, the
+// The JSON of documents kept beside their versions (lib/delivery/rendered.ts), its bound, the
 // joined answer's bytes, and which populate trees show documents from their versions alone
 // (lib/components/populate.ts populatesComponentsOnly), on test/fixtures/components-project.
 import { describe, expect, it } from 'vitest'
-import { joinedAnswer, RenderedDocuments } from '../../lib/answers/rendered.js'
+import { joinedAnswer, RenderedDocuments } from '../../lib/delivery/rendered.js'
 import { populatesComponentsOnly } from '../../lib/components/populate.js'
 import type { ContentType } from '../../lib/content-types.js'
 import { parsePopulate, type PopulateTree } from '../../lib/relations/populate-query.js'
