@@ -150,8 +150,8 @@ floor_all() { # suffix key|n|path...: each query's replay floor (bench/replay-fl
   endpoint=$(grep -o 'DynamoDB Local at http://[0-9.:]*' "$data/server.log" | tail -1 | cut -d' ' -f4)
   for q in "${@:2}"; do
     IFS='|' read -r k n path <<<"$q"
-    (cd "$project" && DATA_DIR="$data" CONTENT_TYPES_DIR="$project/bench/model/content-types" API_REST_PAGE_CACHE=0 \
-      setsid node --import tsx bench/replay-floor.ts "$endpoint" compare_components "$path" "$fp" >>"$data/floor.log" 2>&1) &
+    DATA_DIR="$data" CONTENT_TYPES_DIR="$project/bench/model/content-types" API_REST_PAGE_CACHE=0 \
+      setsid node --import tsx "$project/bench/replay-floor.ts" "$endpoint" compare_components "$path" "$fp" >>"$data/floor.log" 2>&1 &
     fpid=$!
     for _ in $(seq 1 120); do curl -s -o /dev/null "$F/" && break; sleep 0.5; done
     measure "floor.$k$1" "replay floor: the calls of API_REST_PAGE_CACHE=0" "$F" "$path" "$n"
