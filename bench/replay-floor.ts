@@ -3,7 +3,8 @@
 // process, once its caches are warm) and answers with the body the API sent, with nothing between.
 // What it serves is what no handler on DynamoDB Local here could beat: its req/s against the API's
 // (`npm start` on the same data) says how much is the API's own work, and against Strapi's, whether
-// a target ratio is reachable at all on DynamoDB Local (docs/performance.md, "Floors of throughput").
+// a target ratio is reachable at all on DynamoDB Local (docs/performance.md, "What the zone page
+// costs, and its floor"; bench/compare-components.sh measures it beside the page cache off).
 //
 //   node --import tsx bench/replay-floor.ts <DynamoDB endpoint> <table> <path?query> [port]
 //
