@@ -23,6 +23,8 @@ export const RestConfigSchema = v.object({
   }), {}),
   /** `api.rest.pageCache`: list pages kept per process, validated by the list's revision; 0 turns it off. */
   pageCache: v.optional(NonNegativeInt, 500),
+  /** `api.rest.pageCacheBytes`: the most bytes of list pages kept per process (delivery/page-cache.ts); 0 turns the cache off. */
+  pageCacheBytes: v.optional(NonNegativeInt, 32_000_000),
   /**
    * `api.rest.listMarks`: positions in sorted lists kept per process (where runs of equal keys
    * start, per list revision), so a deeper page resumes near it; 0 turns them off.
@@ -131,6 +133,7 @@ const VARIABLES: Record<string, string> = {
   'rest.cache.sMaxAge': 'API_REST_CACHE_S_MAXAGE',
   'rest.cache.staleWhileRevalidate': 'API_REST_CACHE_STALE_WHILE_REVALIDATE',
   'rest.pageCache': 'API_REST_PAGE_CACHE',
+  'rest.pageCacheBytes': 'API_REST_PAGE_CACHE_BYTES',
   'rest.listMarks': 'API_REST_LIST_MARKS',
   'rest.relations.maxLinks': 'API_REST_RELATIONS_MAX_LINKS',
   'rest.populate.maxDocuments': 'API_REST_POPULATE_MAX_DOCUMENTS',
@@ -205,6 +208,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
         staleWhileRevalidate: int('API_REST_CACHE_STALE_WHILE_REVALIDATE'),
       },
       pageCache: int('API_REST_PAGE_CACHE'),
+      pageCacheBytes: int('API_REST_PAGE_CACHE_BYTES'),
       listMarks: int('API_REST_LIST_MARKS'),
       relations: { maxLinks: int('API_REST_RELATIONS_MAX_LINKS') },
       populate: { maxDocuments: int('API_REST_POPULATE_MAX_DOCUMENTS'), cacheBytes: int('API_REST_POPULATE_CACHE_BYTES') },

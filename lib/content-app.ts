@@ -8,7 +8,6 @@ import { routeName } from './content-types.js'
 import type { ContentType } from './content-types.js'
 import { PRIVATE_ANSWER, cachingHeaders } from './delivery/conditional.js'
 import { actedAnswer, foundAnswer, listAnswer, writtenAnswer } from './delivery/document-answers.js'
-import { PageCache } from './delivery/page-cache.js'
 import { allowOnly, createBaseApp, parseIfMatch, readJsonBody } from './http.js'
 import { scopeOf, type Asker, type Scope } from './operations/context.js'
 import { create } from './operations/create.js'
@@ -47,14 +46,13 @@ export function createContentApp(type: ContentType, services: Services, mounted 
 /** GET (find) and POST (create) of a collection type. */
 function collectionRoutes(app: Hono, root: string, scope: Scope): void {
   const { type, services: { config, locales } } = scope
-  const pages = new PageCache(config.rest.pageCache)
   const queries = new ListQueries(scope, config.rest)
   const tagParts = { registry: () => locales.revision(), config: JSON.stringify(config.rest) }
   app.get(root, async (c) => {
     const asker = await askerOf(c, scope, 'find')
     const query = draftsPrivate(c, queries.of(c.req.url))
     const plan = await planFind(scope, { asker, query, tree: queries.treeOf(query) })
-    return listAnswer(c, type, query, plan, pages, tagParts, scope.services.rendered)
+    return listAnswer(c, type, query, plan, tagParts, scope.services)
   })
   app.post(root, async (c) => {
     const who = await callerOf(c, scope, 'create')

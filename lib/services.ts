@@ -13,6 +13,7 @@ import { LinkIndex } from './storage/links.js'
 import { ListMarks } from './storage/lists/marks.js'
 import { ListReader } from './storage/lists/reader.js'
 import { KeptVersions } from './storage/lists/kept.js'
+import { PageCache } from './delivery/page-cache.js'
 import { RenderedDocuments } from './delivery/rendered.js'
 import { Reindexer } from './storage/reindex.js'
 import { SettingsStore } from './storage/settings.js'
@@ -41,6 +42,8 @@ export interface Services {
   readonly kept: KeptVersions
   /** The JSON of documents shown from their versions alone, kept beside them for list answers (delivery/rendered.ts). */
   readonly rendered: RenderedDocuments
+  /** List answers of every type, each valid under its lists' revisions (delivery/page-cache.ts). */
+  readonly pages: PageCache
   /** The index of links by target (content-model.md §16). */
   readonly links: LinkIndex
   readonly locales: LocaleService
@@ -70,6 +73,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks), kept),
     kept,
     rendered: new RenderedDocuments(config.rest.populate.cacheBytes),
+    pages: new PageCache(config.rest.pageCache, config.rest.pageCacheBytes),
     links: new LinkIndex(db, config.tableName),
     locales,
     access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),

@@ -80,7 +80,7 @@ export interface ListTagParts {
  * page's documents). A settled page is kept in `pages`, encoded as sent; documents shown from
  * their versions alone are joined from their JSON kept in `rendered`.
  */
-export async function listAnswer(c: Context, type: ContentType, query: ListQuery, plan: FindPlan, pages: PageCache, parts: ListTagParts, rendered: RenderedDocuments): Promise<Response> {
+export async function listAnswer(c: Context, type: ContentType, query: ListQuery, plan: FindPlan, parts: ListTagParts, { pages, rendered }: { pages: PageCache; rendered: RenderedDocuments }): Promise<Response> {
   const ifNoneMatch = c.req.header('if-none-match')
   const early = ifNoneMatch !== undefined || pages.holds(plan.key) ? undefined : await plan.read()
   const head = await plan.validator.get()

@@ -42,7 +42,7 @@ export interface FindInput {
 
 /** A list read planned: what its answer depends on, its validator, and the page read itself. */
 export interface FindPlan {
-  /** Everything the page depends on besides the lists' revisions (part of its ETag; `key` is its JSON). */
+  /** Everything the page depends on besides the lists' revisions, its type among them (part of its ETag; `key` is its JSON, the page cache's key in a process serving every type). */
   readonly normalized: Readonly<Record<string, unknown>>
   readonly key: string
   /** The slot indexes are complete (see ListRequest.trusted). */

@@ -149,9 +149,11 @@ describe('the dev stack', () => {
         API_REST_CACHE_S_MAXAGE: '0',
         API_REST_CACHE_STALE_WHILE_REVALIDATE: '0',
         API_REST_PAGE_CACHE: '500',
+        API_REST_PAGE_CACHE_BYTES: '32000000',
         API_REST_LIST_MARKS: '20000',
         API_REST_RELATIONS_MAX_LINKS: '1000',
         API_REST_POPULATE_MAX_DOCUMENTS: '1000',
+        API_REST_POPULATE_CACHE_BYTES: '8000000',
         // A content function serves the type its schema file declares.
         ...(entry.startsWith('functions/content.ts#') ? { CONTENT_TYPE: shippedTypes.find((type) => entry.endsWith(`#${type.singularName}`))?.uid } : {}),
         // The upload and admin media functions store files in the media bucket, served by the media distribution.
@@ -339,11 +341,11 @@ describe('stage settings', () => {
   })
 
   it('passes every api.rest.* setting of lib/config.ts to the functions under the name configFromEnv reads', () => {
-    const given = { 'api.rest.maxScan': '900', 'api.rest.maxResponseBytes': '1000', 'api.rest.cache.maxAge': '5', 'api.rest.cache.sMaxAge': '6', 'api.rest.cache.staleWhileRevalidate': '7', 'api.rest.pageCache': '0', 'api.rest.listMarks': '8', 'api.rest.relations.maxLinks': '9', 'api.rest.populate.maxDocuments': '10' }
+    const given = { 'api.rest.maxScan': '900', 'api.rest.maxResponseBytes': '1000', 'api.rest.cache.maxAge': '5', 'api.rest.cache.sMaxAge': '6', 'api.rest.cache.staleWhileRevalidate': '7', 'api.rest.pageCache': '0', 'api.rest.pageCacheBytes': '11', 'api.rest.listMarks': '8', 'api.rest.relations.maxLinks': '9', 'api.rest.populate.maxDocuments': '10', 'api.rest.populate.cacheBytes': '12' }
     const { resources } = synth('dev', given)
     const env = ofType(resources, 'AWS::Lambda::Function')[0]![1].Properties.Environment.Variables
     const config = configFromEnv({ ...env, TABLE_NAME: 'content' })
-    expect(config.rest).toMatchObject({ maxScan: 900, maxResponseBytes: 1000, cache: { maxAge: 5, sMaxAge: 6, staleWhileRevalidate: 7 }, pageCache: 0, listMarks: 8, relations: { maxLinks: 9 }, populate: { maxDocuments: 10 } })
+    expect(config.rest).toMatchObject({ maxScan: 900, maxResponseBytes: 1000, cache: { maxAge: 5, sMaxAge: 6, staleWhileRevalidate: 7 }, pageCache: 0, pageCacheBytes: 11, listMarks: 8, relations: { maxLinks: 9 }, populate: { maxDocuments: 10, cacheBytes: 12 } })
   })
 
   it('treats a stage without an entry in cdk.json as unprotected, and prod as protected by default', () => {

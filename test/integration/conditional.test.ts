@@ -8,7 +8,7 @@ import { createServerApp } from '../../lib/server-app.js'
 import { createServices } from '../../lib/services.js'
 import { INDEX, META, slotIndex } from '../../lib/table.js'
 import { isCountRead, isPageRead } from '../support/list-reads.js'
-import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createTestContext, json, type TestContext } from '../support/context.js'
+import { ADMIN_TOKEN, TOKEN_HASH_SECRET, createPeer, createTestContext, json, type TestContext } from '../support/context.js'
 
 const PUBLIC_DEFAULT = 'public, max-age=0, s-maxage=0, stale-while-revalidate=0'
 
@@ -406,6 +406,32 @@ describe('the page cache', () => {
       expect((await json(response)).data.map((article: { title: string }) => article.title)).toEqual(['one'])
       // The list is read again: its documents whole from byId, or its entries from slot0 (its documents kept in the process).
       expect(calls.filter((call) => call === `QueryCommand ${INDEX.byId}` || call === `QueryCommand ${slotIndex(0)}`)).toHaveLength(1)
+    })
+  })
+
+  describe('bounded in bytes (rest.pageCacheBytes), one budget for every type of the process', () => {
+    it('keeps two types\' pages when both fit, and only the last one read when one fits', async () => {
+      const ctx = await createTestContext({ cacheTtlMs: 5000 })
+      const key = await ctx.token()
+      await createArticle(ctx, key, 'a'.repeat(200))
+      expect((await ctx.request('POST', '/api/authors', { token: key, body: { data: { name: 'b'.repeat(200) } } })).status).toBe(200)
+      settle()
+      const [articles, authors] = ['/api/articles', '/api/authors'] as const
+      const paths = [articles, authors]
+      const [articleBytes, authorBytes] = await Promise.all(paths.map(async (path) => (await (await ctx.request('GET', path)).arrayBuffer()).byteLength)) as [number, number]
+      expect(Math.min(articleBytes, authorBytes)).toBeGreaterThan(200)
+      countCalls(ctx)
+      const rereads: boolean[] = []
+      // Two processes on the table: one with room for both answers, one with room for the larger alone.
+      for (const budget of [articleBytes + authorBytes, Math.max(articleBytes, authorBytes) + 10]) {
+        const peer = createPeer(ctx, { cacheTtlMs: 5000, rest: { ...ctx.config.rest, pageCacheBytes: budget } })
+        for (const path of paths) expect((await peer.request('GET', path)).status).toBe(200)
+        calls.length = 0
+        // The articles again: from the cache only if the authors' answer left room for them.
+        expect((await json(await peer.request('GET', articles))).data.map((article: { title: string }) => article.title)).toEqual(['a'.repeat(200)])
+        rereads.push(calls.some((call) => call === `QueryCommand ${INDEX.byId}` || call === `QueryCommand ${slotIndex(0)}`))
+      }
+      expect(rereads).toEqual([false, true])
     })
   })
 
