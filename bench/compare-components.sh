@@ -12,10 +12,12 @@
 #   its API, then copies in its database (bench/strapi-replicate.cjs) up to 1,000 landings and 10,000
 #   articles, later 10,000 landings: seeding Strapi's components through its API takes about 0.4 s a
 #   landing here. Ours: everything through the API (landings 1,000, then 9,000 more).
-# Measured (autocannon, 10 connections, D seconds after WARM seconds of unmeasured load, default 30: each
-# side's processes are new at every start, and DynamoDB Local's JVM needs about 40 s of this load before
-# its CPU per request settles, from 12.5 to 6.5 ms for the zone page; with 5 s, the first query measured
-# after a start read 93 to 109 req/s where the same process later answered 150):
+# Measured (autocannon, 10 connections, D seconds after WARM seconds of unmeasured load, default 60, the
+# same for both sides: each side's processes are new at every start, and DynamoDB Local's new JVM keeps
+# getting faster for minutes of this load: the zone page's Java CPU per request was 7.4 to 8.5 ms after
+# 40 s, 6.0 to 6.5 ms in a JVM that had served for minutes, and with 5 s of warm-up the first query
+# after a start read 93 to 109 req/s where the same process later answered 150; the replay floor,
+# always measured after the server it stands beside, gets the warmer JVM):
 #   zone page  /api/landings?populate=*&pagination[page]=3&pagination[pageSize]=25  at N = 1,000 and 10,000
 #   cover page /api/articles?populate=cover&pagination[page]=3&pagination[pageSize]=25 at N = 10,000
 # ours three times each time: as by default (page cache on), with API_REST_PAGE_CACHE=0 (populated
@@ -27,7 +29,7 @@
 # on the first run. COVER_ONLY=1 seeds and measures the cover page alone (no zone pages, no uploads).
 # Prints Markdown tables.
 set -u
-dur=${1:-10}; rounds=${2:-10}; warm=${WARM:-30}; only=${COVER_ONLY:-}
+dur=${1:-10}; rounds=${2:-10}; warm=${WARM:-60}; only=${COVER_ONLY:-}
 project=$(pwd)
 [ -f "$project/bench/model/content-types/landing/schema.json" ] || { echo "run from the project's root" >&2; exit 1; }
 strapi=${PEER_COPY:-/work/peer-compbench}
