@@ -28,6 +28,22 @@ describe('LruMap', () => {
     expect([map.size, map.get('a')]).toEqual([1, 2])
   })
 
+  it('holds at most its weight bound, drops what is heavier than all of it, and keeps its weight as the sum of what it holds', () => {
+    const map = new LruMap<string, string>(10, { maxWeight: 5, weigh: (value) => value.length })
+    map.set('a', 'xx')
+    map.set('b', 'yy')
+    map.set('a', 'xxx')
+    expect([map.weight, map.get('a'), map.get('b')]).toEqual([5, 'xxx', 'yy'])
+    map.set('c', 'z')
+    // 'a' was read before 'b', so it goes first.
+    expect([map.weight, map.has('a'), map.has('b'), map.has('c')]).toEqual([3, false, true, true])
+    map.set('a', 'toolong')
+    expect([map.weight, map.has('a'), map.get('c')]).toEqual([3, false, 'z'])
+    expect(map.peek('c')).toBe('z')
+    map.clear()
+    expect([map.size, map.weight]).toEqual([0, 0])
+  })
+
   it('refuses a capacity that is not a positive integer', () => {
     for (const capacity of [0, -1, 1.5, Number.NaN]) expect(() => new LruMap(capacity)).toThrow(/positive integer/)
   })

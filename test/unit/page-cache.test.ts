@@ -16,26 +16,34 @@ describe('PageCache', () => {
     expect(pages.holds('b')).toBe(false)
   })
 
-  it('drops the least recently used answer past its count', () => {
-    const pages = new PageCache(2, 1000)
-    pages.set('a', 't', body(1))
-    pages.set('b', 't', body(1))
+  it.each([
+    ['count', new PageCache(2, 1000), [1, 1, 1]],
+    ['bytes', new PageCache(100, 100), [40, 40, 50]],
+  ] as const)('drops the least recently used answers until it holds at most its %s', (_bound, pages, [a, b, c]) => {
+    pages.set('a', 't', body(a))
+    pages.set('b', 't', body(b))
     pages.get('a', 't')
-    pages.set('c', 't', body(1))
+    pages.set('c', 't', body(c))
     expect([pages.holds('a'), pages.holds('b'), pages.holds('c')]).toEqual([true, false, true])
+    expect(pages.bytes).toBe(a + c)
   })
 
-  it('drops the least recently used answers until it holds at most its bytes', () => {
+  it('drops every older answer for one that fills its bytes', () => {
     const pages = new PageCache(100, 100)
     pages.set('a', 't', body(40))
-    pages.set('b', 't', body(40))
-    pages.get('a', 't')
     pages.set('c', 't', body(50))
-    expect([pages.holds('a'), pages.holds('b'), pages.holds('c')]).toEqual([true, false, true])
-    expect(pages.bytes).toBe(90)
     pages.set('d', 't', body(100))
     expect([pages.holds('a'), pages.holds('c'), pages.holds('d')]).toEqual([false, false, true])
     expect(pages.bytes).toBe(100)
+  })
+
+  it('does not count a read under another tag as a use', () => {
+    const pages = new PageCache(2, 1000)
+    pages.set('a', 't', body(1))
+    pages.set('b', 't', body(1))
+    expect(pages.get('a', 'other')).toBeUndefined()
+    pages.set('c', 't', body(1))
+    expect([pages.holds('a'), pages.holds('b'), pages.holds('c')]).toEqual([false, true, true])
   })
 
   it('keeps no answer larger than its bytes, and drops what it kept for that key', () => {
