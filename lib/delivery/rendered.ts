@@ -7,17 +7,24 @@
 // have not moved, so an entry is only ever found by an answer showing that very version. Bounded
 // by bytes, the least recently used version going first.
 import { UTF8 } from '../http.js'
+import { LruMap } from '../lru-map.js'
 import type { Version } from '../storage/items.js'
 
 /** Fixed cost counted per version besides its JSON: the map entries. */
 const ENTRY_OVERHEAD = 200
 
+type Shapes = ReadonlyMap<string, Uint8Array<ArrayBuffer>>
+
+/** Bytes counted for a version's JSON in every shape kept. */
+const weigh = (shapes: Shapes) => [...shapes].reduce((sum, [shape, json]) => sum + ENTRY_OVERHEAD + shape.length + json.byteLength, 0)
+
 export class RenderedDocuments {
-  private readonly entries = new Map<Version, Map<string, Uint8Array<ArrayBuffer>>>()
-  private bytes = 0
+  private readonly entries: LruMap<Version, Shapes>
 
   /** `capacity` in bytes of JSON; 0 keeps nothing. */
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    this.entries = new LruMap(Number.MAX_SAFE_INTEGER, { maxWeight: capacity, weigh })
+  }
 
   get enabled(): boolean {
     return this.capacity > 0
@@ -25,36 +32,20 @@ export class RenderedDocuments {
 
   /** Bytes held now (for tests). */
   get size(): number {
-    return this.bytes
+    return this.entries.weight
   }
 
   /** The JSON of `version` in `shape`, when kept (a use: kept longest). */
   get(version: Version, shape: string): Uint8Array<ArrayBuffer> | undefined {
-    const shapes = this.entries.get(version)
-    const json = shapes?.get(shape)
-    if (shapes === undefined || json === undefined) return undefined
-    this.entries.delete(version)
-    this.entries.set(version, shapes)
-    return json
+    return this.entries.peek(version)?.has(shape) === true ? this.entries.get(version)?.get(shape) : undefined
   }
 
   /** The JSON of `document`, the answer of `version` in `shape`, kept when it fits. */
   set(version: Version, shape: string, document: unknown): Uint8Array<ArrayBuffer> {
     const json = UTF8.encode(JSON.stringify(document))
-    const bytes = ENTRY_OVERHEAD + shape.length + json.byteLength
-    if (bytes > this.capacity) return json
-    const shapes = this.entries.get(version) ?? new Map<string, Uint8Array<ArrayBuffer>>()
-    const before = shapes.get(shape)
-    if (before !== undefined) this.bytes -= ENTRY_OVERHEAD + shape.length + before.byteLength
-    shapes.set(shape, json)
-    this.entries.delete(version)
-    this.entries.set(version, shapes)
-    this.bytes += bytes
-    for (const [oldest, kept] of this.entries) {
-      if (this.bytes <= this.capacity) break
-      this.entries.delete(oldest)
-      for (const [name, each] of kept) this.bytes -= ENTRY_OVERHEAD + name.length + each.byteLength
-    }
+    const alone = new Map([[shape, json]])
+    // One shape larger than the whole bound is not kept, and leaves the version's others as they were.
+    if (weigh(alone) <= this.capacity) this.entries.set(version, new Map([...(this.entries.peek(version) ?? []), ...alone]))
     return json
   }
 }

@@ -15,6 +15,7 @@
 // absent from its list is kept as absent, which a creation moves too.
 import type { ContentType } from '../../content-types.js'
 import type { Version } from '../items.js'
+import { LruMap } from '../../lru-map.js'
 import { itemBytes } from '../item-size.js'
 import type { ListState } from './validator.js'
 import { settled } from './validator.js'
@@ -33,15 +34,16 @@ interface Entry {
   readonly bytes: number
 }
 
-/** A map of versions by type, list and documentId, bounded by their size, the least recently used going first. */
+/** Versions by type, list and documentId, bounded by their size, the least recently used going first (LruMap). */
 export class KeptVersions {
-  private readonly entries = new Map<string, Entry>()
-  private bytes = 0
+  private readonly entries: LruMap<string, Entry>
   /** Per list (`listKey`): the state (revision string and last change) its count items last showed here, and whether versions were kept under it. */
   private readonly seen = new Map<string, { revision: string; changedAt: number; kept: boolean }>()
 
   /** `capacity` in bytes of the kept versions' attributes (as DynamoDB sizes items); 0 keeps nothing. */
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    this.entries = new LruMap(Number.MAX_SAFE_INTEGER, { maxWeight: capacity, weigh: (entry) => entry.bytes })
+  }
 
   get enabled(): boolean {
     return this.capacity > 0
@@ -49,7 +51,7 @@ export class KeptVersions {
 
   /** Bytes held now (for tests and the benchmark). */
   get size(): number {
-    return this.bytes
+    return this.entries.weight
   }
 
   /**
@@ -92,7 +94,7 @@ export class KeptVersions {
     const guesses = new Map<string, Guess>()
     if (!this.enabled) return guesses
     for (const key of keys) {
-      const entry = this.entries.get(entryKey(type, key))
+      const entry = this.entries.peek(entryKey(type, key))
       if (entry !== undefined) guesses.set(`${key.documentId} ${key.list}`, { documentId: key.documentId, list: key.list, revision: entry.revision, version: entry.version })
     }
     return guesses
@@ -127,30 +129,11 @@ export class KeptVersions {
   }
 
   private get(key: string, revision: string): Entry | undefined {
-    const entry = this.entries.get(key)
-    if (entry === undefined || entry.revision !== revision) return undefined
-    this.entries.delete(key)
-    this.entries.set(key, entry)
-    return entry
+    return this.entries.peek(key)?.revision === revision ? this.entries.get(key) : undefined
   }
 
   private set(key: string, revision: string, version: Version | null): void {
-    const bytes = ENTRY_OVERHEAD + key.length + (version === null ? 0 : itemBytes(version.attributes))
-    if (bytes > this.capacity) return
-    this.drop(key)
-    this.entries.set(key, { revision, version, bytes })
-    this.bytes += bytes
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.capacity) break
-      this.drop(oldest)
-    }
-  }
-
-  private drop(key: string): void {
-    const entry = this.entries.get(key)
-    if (entry === undefined) return
-    this.entries.delete(key)
-    this.bytes -= entry.bytes
+    this.entries.set(key, { revision, version, bytes: ENTRY_OVERHEAD + key.length + (version === null ? 0 : itemBytes(version.attributes)) })
   }
 }
 
