@@ -72,7 +72,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     reindex: new Reindexer(db, config.tableName, documents, locales, types),
     lists: new ListReader(db, config.tableName, new ListMarks(config.rest.listMarks), kept),
     kept,
-    rendered: new RenderedDocuments(config.rest.populate.cacheBytes),
+    rendered: new RenderedDocuments(config.rest.populate.cacheBytes, (version) => kept.isKept(version)),
     pages: new PageCache(config.rest.pageCache, config.rest.pageCacheBytes),
     links: new LinkIndex(db, config.tableName),
     locales,

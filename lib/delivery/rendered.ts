@@ -4,8 +4,9 @@
 // and shape. Entries are keyed by the version object itself: a version is never changed in place
 // (a write makes a new one, storage/items.ts), and the documents kept in the process
 // (storage/lists/kept.ts) are the same objects from one answer to the next while their lists
-// have not moved, so an entry is only ever found by an answer showing that very version. Bounded
-// by bytes, the least recently used version going first.
+// have not moved, so an entry is only ever found by an answer showing that very version; the JSON
+// of a version read for one answer only (not kept) is made and not kept. Bounded by bytes, the
+// least recently used version going first.
 import { UTF8 } from '../http.js'
 import { LruMap } from '../lru-map.js'
 import type { Version } from '../storage/items.js'
@@ -21,8 +22,8 @@ const weigh = (shapes: Shapes) => [...shapes].reduce((sum, [shape, json]) => sum
 export class RenderedDocuments {
   private readonly entries: LruMap<Version, Shapes>
 
-  /** `capacity` in bytes of JSON; 0 keeps nothing. */
-  constructor(private readonly capacity: number) {
+  /** `capacity` in bytes of JSON; 0 keeps nothing. `keeps` says which versions are found again (the process's kept versions). */
+  constructor(private readonly capacity: number, private readonly keeps: (version: Version) => boolean = () => true) {
     this.entries = new LruMap(Number.MAX_SAFE_INTEGER, { maxWeight: capacity, weigh })
   }
 
@@ -45,7 +46,7 @@ export class RenderedDocuments {
     const json = UTF8.encode(JSON.stringify(document))
     const alone = new Map([[shape, json]])
     // One shape larger than the whole bound is not kept, and leaves the version's others as they were.
-    if (weigh(alone) <= this.capacity) this.entries.set(version, new Map([...(this.entries.peek(version) ?? []), ...alone]))
+    if (this.keeps(version) && weigh(alone) <= this.capacity) this.entries.set(version, new Map([...(this.entries.peek(version) ?? []), ...alone]))
     return json
   }
 }

@@ -109,6 +109,17 @@ describe('list answers joined from the documents\' kept JSON', () => {
     expect(blocksOf(await alike(path))).toEqual([{ __component: 'blocks.text', id: expect.any(Number), body: 'Rewritten', columns: 1 }])
   })
 
+  it('keeps no JSON of documents read before their list settled (not kept, never found again), and keeps it once settled', async () => {
+    const path = '/api/pages?fields[0]=title&fields[1]=updatedAt'
+    const changed = await ctx.request('PUT', `/api/pages/${pageIds[4]}?status=published`, { token: key, body: { data: { title: 'Page 4, changed' } } })
+    expect(changed.status).toBe(200)
+    const before = ctx.services.rendered.size
+    await text(ctx.request, path)
+    expect(ctx.services.rendered.size).toBe(before)
+    await alike(path)
+    expect(ctx.services.rendered.size).toBeGreaterThan(before)
+  })
+
   it('renders anew each time an answer shows another document (a relation inside a component), which can change alone', async () => {
     const path = '/api/pages?populate[blocks][on][blocks.related][populate][lead][fields][0]=title&populate[blocks][on][blocks.hero]=true&populate[blocks][on][blocks.text]=true'
     const leadOf = (answer: { data: Record<string, any>[] }) => answer.data.find((page) => page.title === 'Page 3')?.blocks.find((block: any) => block.__component === 'blocks.related')?.lead?.title

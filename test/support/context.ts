@@ -101,11 +101,12 @@ export function requestsTo(app: Hono): TestContext['request'] {
 
 /**
  * A second process on the same table: its own services and caches (e.g. a large cacheTtlMs), same
- * admin token; on `db`, or a DynamoDB client of its own to hold or count its calls alone.
+ * admin token; on `db`, or a DynamoDB client of its own to hold or count its calls alone. No
+ * request log, as the context's own app (a line per request would fill the test output).
  */
 export function createPeer(ctx: TestContext, overrides: Partial<Pick<Config, 'cacheTtlMs' | 'rest'>> = {}, db: DynamoDBDocumentClient = ctx.db): Pick<TestContext, 'app' | 'request'> {
   const services = createServices(db, { ...ctx.config, ...overrides }, { adminToken: ADMIN_TOKEN, tokenHashSecret: TOKEN_HASH_SECRET }, ctx.services.types)
-  const app = createServerApp(services)
+  const app = createServerApp(services, () => undefined)
   return { app, request: requestsTo(app) }
 }
 

@@ -51,6 +51,17 @@ describe('RenderedDocuments', () => {
     expect(rendered.size).toBe(size)
   })
 
+  it('makes, and does not keep, the JSON of a version that `keeps` refuses (read for one answer only)', () => {
+    const kept = version(1)
+    const rendered = new RenderedDocuments(10_000, (each) => each === kept)
+    const passing = version(2)
+    expect(decode(rendered.set(passing, 's', { a: 2 }))).toBe('{"a":2}')
+    expect(rendered.get(passing, 's')).toBeUndefined()
+    expect(rendered.size).toBe(0)
+    rendered.set(kept, 's', { a: 1 })
+    expect(rendered.get(kept, 's')).toBeDefined()
+  })
+
   it('keeps nothing with capacity 0', () => {
     const rendered = new RenderedDocuments(0)
     expect(rendered.enabled).toBe(false)

@@ -37,6 +37,8 @@ interface Entry {
 /** Versions by type, list and documentId, bounded by their size, the least recently used going first (LruMap). */
 export class KeptVersions {
   private readonly entries: LruMap<string, Entry>
+  /** Every version object kept here (and while something else still holds it, once dropped). */
+  private readonly versions = new WeakSet<Version>()
   /** Per list (`listKey`): the state (revision string and last change) its count items last showed here, and whether versions were kept under it. */
   private readonly seen = new Map<string, { revision: string; changedAt: number; kept: boolean }>()
 
@@ -128,11 +130,17 @@ export class KeptVersions {
     return last !== undefined && last.kept && settled(last.changedAt, now)
   }
 
+  /** True when `version` is an object this process kept (not one read for a single answer). */
+  isKept(version: Version): boolean {
+    return this.versions.has(version)
+  }
+
   private get(key: string, revision: string): Entry | undefined {
     return this.entries.peek(key)?.revision === revision ? this.entries.get(key) : undefined
   }
 
   private set(key: string, revision: string, version: Version | null): void {
+    if (version !== null) this.versions.add(version)
     this.entries.set(key, { revision, version, bytes: ENTRY_OVERHEAD + key.length + (version === null ? 0 : itemBytes(version.attributes)) })
   }
 }
