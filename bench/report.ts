@@ -60,7 +60,7 @@ export function markdown(results: BenchResults): string {
     `Sizes: ${(settings.locales as string[]).join(', ')} up to the size before ${fmt(settings.enOnlyFrom as number)}, en only from there (reads measured on en); at ${fmt(settings.readsOnlyFrom as number)} and above, reads only. ` +
       `The page cache is off (api.rest.pageCache 0) except for the page-cache kind, and list marks are off (api.rest.listMarks 0) except for the kinds that say "list marks on"; api.rest.maxScan ${fmt(settings.maxScan as number)}. ` +
       `Entries read = Query ScannedCount; items fetched = items GetItem and BatchGet returned (the count item included). ` +
-    `A version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; pages hold ${settings.pageSize}. ` +
+    `${sizes.length === 0 ? '' : `A version is about ${fmt(sizes.at(-1)!.documentBytes / 1000, 1)} KB; `}pages hold ${settings.pageSize}. ` +
       `Locale registry, public role and API tokens are cached for ${settings.cacheTtlMs} ms (cacheTtlMs), as in production.`,
     'Calls, RCU and WCU are medians per request, read from the SDK (ReturnConsumedCapacity TOTAL); the floor is the bare DynamoDB calls a minimal handler makes for the same answer, measured in alternation with the app. ' +
       'Cached lookups (GetItems of the locale registry, the public role or an API token when their cache expires) are counted apart, as a mean per request. ' +

@@ -403,14 +403,18 @@ function writeCosts(sizes: readonly SizeResult[]): Verdict[] {
 }
 
 export function evaluateTargets(sizes: readonly SizeResult[], fallback: FallbackResult, cold: readonly ColdResult[], model?: ModelResult): Verdict[] {
-  return [
+  // A run that seeded none of the sizes (BENCH_ONLY=cold, fallback, ...) judges none of their targets.
+  const sized = sizes.length === 0 ? [] : [
     ...measuredOr('Default-sort page', () => defaultPage(sizes)),
     ...SORTED.flatMap((name) => measuredOr(`Sorted page 1 (${name}) at N=${fmt(sizes.at(-1)!.n)}`, () => sortedPages(sizes, name))),
     ...measuredOr('Sorted middle page, sort=title&pagination[start]=N/2', () => [deepPage(sizes, 'deep-title')]),
     ...measuredOr('Middle page, pagination[start]=N/2', () => [deepPage(sizes, 'middle-page')]),
     ...measuredOr('Pages read again with list marks on', () => markedPages(sizes)), ...measuredOr('Get one', () => [getOne(sizes)]), ...measuredOr('304 and cached answers', () => cheapAnswers(sizes)),
     ...measuredOr('Filters', () => filterTargets(sizes)), ...measuredOr('Draft & publish', () => draftAndPublish(sizes)), ...measuredOr('Relations', () => relationTargets(sizes)),
-    ...measuredOr('Fallback chains', () => fallbackTargets(fallback, sizes)), ...overhead(sizes, fallback), ...measuredOr('Admin pages', () => adminPageTargets(sizes)), ...coldStarts(cold),
-    ...writeCosts(sizes), ...(model === undefined ? [] : modelTargets(model)),
+    ...measuredOr('Admin pages', () => adminPageTargets(sizes)), ...writeCosts(sizes),
+  ]
+  return [
+    ...sized, ...measuredOr('Fallback chains', () => fallbackTargets(fallback, sizes)), ...overhead(sizes, fallback), ...coldStarts(cold),
+    ...(model === undefined ? [] : modelTargets(model)),
   ]
 }
