@@ -2,7 +2,10 @@
 // bytes), the least recently used going first: for memos keyed by what callers send (a URL's query
 // string), which must not grow without bound.
 
-/** How heavy the values may be together, and how heavy one is. */
+/**
+ * How heavy the values may be together, and how heavy one is. `weigh` is asked again when a value
+ * leaves, so it must give a value the same weight each time (values are not changed in place).
+ */
 export interface WeightBound<V> {
   readonly maxWeight: number
   readonly weigh: (value: V) => number
@@ -19,6 +22,11 @@ export class LruMap<K, V> {
 
   constructor(private readonly capacity: number, private readonly bound?: WeightBound<V>) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new Error(`LruMap capacity must be a positive integer, got ${capacity}`)
+  }
+
+  /** A map bounded by the weight of its values alone, not by their number. */
+  static byWeight<K, V>(bound: WeightBound<V>): LruMap<K, V> {
+    return new LruMap<K, V>(Number.MAX_SAFE_INTEGER, bound)
   }
 
   get size(): number {

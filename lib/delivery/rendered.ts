@@ -24,7 +24,7 @@ export class RenderedDocuments {
 
   /** `capacity` in bytes of JSON; 0 keeps nothing. `keeps` says which versions are found again (the process's kept versions). */
   constructor(private readonly capacity: number, private readonly keeps: (version: Version) => boolean = () => true) {
-    this.entries = new LruMap(Number.MAX_SAFE_INTEGER, { maxWeight: capacity, weigh })
+    this.entries = LruMap.byWeight({ maxWeight: capacity, weigh })
   }
 
   get enabled(): boolean {

@@ -44,7 +44,7 @@ export class KeptVersions {
 
   /** `capacity` in bytes of the kept versions' attributes (as DynamoDB sizes items); 0 keeps nothing. */
   constructor(private readonly capacity: number) {
-    this.entries = new LruMap(Number.MAX_SAFE_INTEGER, { maxWeight: capacity, weigh: (entry) => entry.bytes })
+    this.entries = LruMap.byWeight({ maxWeight: capacity, weigh: (entry) => entry.bytes })
   }
 
   get enabled(): boolean {
