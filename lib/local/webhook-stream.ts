@@ -6,6 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import type { ContentType } from '../content-types.js'
 import { StreamReader } from '../storage/stream-reader.js'
+import { WebhookStore } from '../storage/webhooks.js'
 import { messagesOf } from '../webhooks/consumer.js'
 import type { WebhookService } from '../webhooks/service.js'
 import { DeliveryQueue } from './webhook-queue.js'
@@ -53,6 +54,9 @@ export async function startWebhookStream(options: WebhookStreamOptions): Promise
         continue
       }
       lastRead = last
+      // The records of this consumer's own cursor writes alone: nothing to deliver, and storing the
+      // cursor again would make one more such record, and so on, five writes a second while idle.
+      if (page.records.every((record) => WebhookStore.isCursor(record.newImage ?? record.oldImage))) continue
       const messages = await messagesOf(page.records, options.types, await options.service.listStored(), (documentId, list) => store.currentItem(documentId, list))
       const delivered = queue.enqueue(messages)
       saved = Promise.all([saved, delivered]).then(() => (stopped ? undefined : store.putCursor(shardId, last)))

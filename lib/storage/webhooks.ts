@@ -43,6 +43,7 @@ export interface DeliveryAttempt {
 
 const hookKey = (id: number) => ({ documentId: META.webhook, locale: `hook#${id}` })
 const logPrefix = (id: number) => `log#${id}#`
+const CURSOR = 'cursor#'
 const logKey = (id: number, slot: number) => ({ documentId: META.webhook, locale: `${logPrefix(id)}${String(slot).padStart(3, '0')}` })
 
 /** Largest body kept in the log for a redelivery (an item holds 400 KB). */
@@ -143,12 +144,17 @@ export class WebhookStore {
 
   /** A stream consumer's position in a shard (local runs), or undefined when it never read it. */
   async cursor(shardId: string): Promise<string | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.webhook, locale: `cursor#${shardId}` }, ConsistentRead: true })))
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: { documentId: META.webhook, locale: `${CURSOR}${shardId}` }, ConsistentRead: true })))
     return Item === undefined ? undefined : String(Item.sequenceNumber)
   }
 
   async putCursor(shardId: string, sequenceNumber: string): Promise<void> {
-    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { documentId: META.webhook, locale: `cursor#${shardId}`, sequenceNumber } })))
+    await guarded(() => this.db.send(new PutCommand({ TableName: this.tableName, Item: { documentId: META.webhook, locale: `${CURSOR}${shardId}`, sequenceNumber } })))
+  }
+
+  /** Whether an item (a stream record's image) is a consumer's cursor: its own writes, which it skips. */
+  static isCursor(item: Record<string, unknown> | undefined): boolean {
+    return item?.documentId === META.webhook && typeof item.locale === 'string' && item.locale.startsWith(CURSOR)
   }
 
   private async query(prefix: string): Promise<Record<string, unknown>[]> {

@@ -2,12 +2,14 @@
 // with the same webhook-id, per-document order through an outage, no loss and no duplicate under
 // concurrent writers, no redirect followed, and a server killed with SIGKILL after a commit still
 // delivering it after a restart.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createPeer, createTestContext, withStream, type TestContext } from '../support/context.js'
 import { startLocal } from '../support/local-process.js'
 import { startReceiver } from '../support/receiver.js'
 import { hangGuard, rounds } from '../support/rounds.js'
+import { META } from '../../lib/table.js'
 import { createWebhookContext, type WebhookContext } from '../support/webhooks.js'
 
 let ctx: WebhookContext
@@ -98,6 +100,27 @@ describe('webhook delivery', { timeout: hangGuard(600_000) }, () => {
       expect(log.slice(1).map((attempt) => [attempt.statusCode, attempt.error])).toEqual([[307, 'HTTP 307: redirects are not followed'], [307, 'HTTP 307: redirects are not followed']])
     } finally {
       await Promise.all([target.close(), redirecting.close()])
+    }
+  })
+
+  it('stores its cursor after a change and then leaves the table alone while idle (its own cursor writes are not read as news)', async () => {
+    const receiver = await startReceiver()
+    try {
+      const { id } = await ctx.hook(receiver.url, ['entry.create'])
+      hooks.push(id)
+      await create('idle')
+      await receiver.waitFor(1)
+      const cursors = async () => {
+        const { Items = [] } = await ctx.db.send(new QueryCommand({ TableName: ctx.config.tableName, KeyConditionExpression: 'documentId = :w AND begins_with(locale, :c)', ExpressionAttributeValues: { ':w': META.webhook, ':c': 'cursor#' }, ConsistentRead: true }))
+        return Items.map((item) => `${item.locale}=${item.sequenceNumber}`).sort()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000)) // the delivery's log write, its cursor, and 20 idle reads of 50 ms
+      const settled = await cursors()
+      expect(settled.length).toBeGreaterThan(0)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(await cursors()).toEqual(settled)
+    } finally {
+      await receiver.close()
     }
   })
 
