@@ -107,18 +107,22 @@ export function contentTypeOf(services: Services): ContentType {
   return type
 }
 
-/** The services of this function instance (with `blobs`, the upload function's); rejects (and the cold start fails) on bad config. */
-export async function lambdaServices(blobs?: BlobStore): Promise<Services> {
+/**
+ * The services of this function instance (with `blobs`, the upload function's); rejects (and the
+ * cold start fails) on bad config. `indexState` false: a function that lists no documents (the
+ * locales function, whose role reads only `#config` and `#token` items).
+ */
+export async function lambdaServices(blobs?: BlobStore, warm: { indexState?: boolean } = {}): Promise<Services> {
   const config = configFromEnv(process.env)
   const types = registryTypes()
   const secrets = await readSecrets()
   const db = createDocumentClient({ region: required('AWS_REGION'), endpoint: optional('DYNAMODB_ENDPOINT') })
   const services = createServices(db, config, secrets, types, blobs)
-  // Fill the locale, index-state and public-role caches during init, in parallel, so the first
+  // Fill the locale, index-state and public-role caches during init, in one read, so the first
   // request makes only its own reads: a list read waits for the index state (whether the slot
   // indexes are complete) before it reads its page, one more round trip on a cold start without
   // it. A failure here is left for that request to meet and report.
-  await Promise.allSettled([services.locales.list(), services.locales.indexTrusted(), services.access.identify(undefined)])
+  await services.warm(warm)
   return services
 }
 

@@ -46,7 +46,10 @@ export const CONTENT_ACCESS: TableAccess = {
 
 /** `GET /api/i18n/locales` and `/api/openapi.json`: reads the registry and public role (`#config`) and the caller's token. */
 export const LOCALES_ACCESS: TableAccess = {
-  actions: ['dynamodb:GetItem'],
+  actions: [
+    'dynamodb:BatchGetItem', // the registry and the public role, in one read at init
+    'dynamodb:GetItem',
+  ],
   queriesIndexes: false,
   denyWrites: [],
   onlyKeys: [META.config, META.token],

@@ -57,6 +57,13 @@ export interface Services {
   readonly adminToken: string | undefined
   /** The media library's blob store and limits; undefined in a process that takes no uploads (a content function). */
   readonly media: Media | undefined
+  /**
+   * Fills the locale, public-role and (unless `indexState` is false: a function that lists no
+   * documents) index-state caches, their items read in one call: a Lambda function's init, so that
+   * its first request makes only its own reads. Never rejects: a failure is left for a request to
+   * meet and report.
+   */
+  warm(options?: { indexState?: boolean }): Promise<void>
 }
 
 /** Wires the stores and services of one process serving `types`. */
@@ -65,6 +72,7 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
   const locales = new LocaleService(settings, types, config.cacheTtlMs)
   const documents = new DocumentStore(db, config.tableName, locales)
   const kept = new KeptVersions(config.rest.populate.cacheBytes)
+  const access = new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs)
   return {
     config,
     types,
@@ -76,11 +84,15 @@ export function createServices(db: DynamoDBDocumentClient, config: Config, secre
     pages: new PageCache(config.rest.pageCache, config.rest.pageCacheBytes),
     links: new LinkIndex(db, config.tableName),
     locales,
-    access: new AccessService(settings, types, secrets.tokenHashSecret, config.cacheTtlMs),
+    access,
     webhooks: new WebhookService(new WebhookStore(db, config.tableName), config.webhooks, resolver),
     adminSessions: new AdminSessions(new AdminSessionStore(db, config.tableName)),
     signInAttempts: new SignInAttemptStore(db, config.tableName),
     adminToken: secrets.adminToken,
     media: blobs === undefined ? undefined : { blobs, config: config.upload },
+    async warm(options = {}) {
+      const reads = () => Promise.allSettled([locales.list(), access.identify(undefined), ...(options.indexState === false ? [] : [locales.indexTrusted()])])
+      await settings.withPrimed(reads, options)
+    },
   }
 }

@@ -1,7 +1,7 @@
 // Settings items of the table: the locale registry, the public role and API tokens. Each registry
 // is one small item written with an optimistic revision check, so concurrent admin calls cannot
 // overwrite each other.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { conflict } from '../errors.js'
 import { META } from '../table.js'
 import { ConditionFailed, conditionalWrite, guarded, transactWrite } from './client.js'
@@ -54,6 +54,7 @@ export class RegistryChanged extends Error {}
 const LOCALES_KEY = { documentId: META.config, locale: 'locales' }
 const PUBLIC_ROLE_KEY = { documentId: META.config, locale: 'role#public' }
 const INDEX_STATE_KEY = { documentId: META.index, locale: 'state' }
+const primeKey = (key: Record<string, unknown>) => `${String(key.documentId)}\u0000${String(key.locale)}`
 
 export class SettingsStore {
   constructor(
@@ -61,9 +62,47 @@ export class SettingsStore {
     private readonly tableName: string,
   ) {}
 
+  /** Items read ahead by withPrimed(), each given to the first get of its key (undefined: not stored). */
+  private readonly primed = new Map<string, Record<string, unknown> | undefined>()
+
+  /**
+   * Runs `use` with the locale registry and the public role (and the index state, unless
+   * `indexState` is false) read ahead in one strongly consistent `BatchGetItem`, each given to the
+   * first get of its key while `use` runs (a cold start's reads in one call); after it, gets read
+   * as usual. When that read fails, or leaves a key unprocessed, the gets read on their own.
+   */
+  async withPrimed<T>(use: () => Promise<T>, options: { indexState?: boolean } = {}): Promise<T> {
+    const keys = options.indexState === false ? [LOCALES_KEY, PUBLIC_ROLE_KEY] : [LOCALES_KEY, INDEX_STATE_KEY, PUBLIC_ROLE_KEY]
+    try {
+      const { Responses, UnprocessedKeys } = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }))
+      const found = new Map((Responses?.[this.tableName] ?? []).map((item) => [primeKey(item), item]))
+      const unprocessed = new Set((UnprocessedKeys?.[this.tableName]?.Keys ?? []).map(primeKey))
+      for (const key of keys) if (!unprocessed.has(primeKey(key))) this.primed.set(primeKey(key), found.get(primeKey(key)))
+    } catch {
+      // Left to the gets, which report what they meet.
+    }
+    try {
+      return await use()
+    } finally {
+      this.primed.clear()
+    }
+  }
+
+  /** The item at `key`: the one withPrimed() read, once, else a strongly consistent GetItem. */
+  private async item(key: { documentId: string; locale: string }): Promise<Record<string, unknown> | undefined> {
+    const name = primeKey(key)
+    if (this.primed.has(name)) {
+      const item = this.primed.get(name)
+      this.primed.delete(name)
+      return item
+    }
+    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })))
+    return Item
+  }
+
   /** The stored locale registry, or undefined when none has been written yet. */
   async getLocales(): Promise<LocaleRegistry | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: LOCALES_KEY, ConsistentRead: true })))
+    const Item = await this.item(LOCALES_KEY)
     if (Item === undefined) return undefined
     // DynamoDB maps do not keep key order; answer in the documented field order.
     const locales = (Item.locales as LocaleEntry[]).map(({ id, name, code, isDefault, createdAt, updatedAt, fallback }) => ({ id: Number(id), name, code, isDefault, createdAt, updatedAt, fallback: fallback ?? null }))
@@ -130,7 +169,7 @@ export class SettingsStore {
    * at once. An undefined key version: not complete.
    */
   async getIndexVersion(current: string): Promise<{ keyVersion: string | undefined; drafts: boolean }> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: INDEX_STATE_KEY, ConsistentRead: true })))
+    const Item = await this.item(INDEX_STATE_KEY)
     if (Item !== undefined) return { keyVersion: String(Item.keyVersion), drafts: Item.drafts === true }
     // A table that has never counted a version holds no document: its (empty) indexes are complete.
     const { Items = [] } = await guarded(() => this.db.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'documentId = :c', ExpressionAttributeValues: { ':c': META.count }, Limit: 1, ConsistentRead: true })))
@@ -159,7 +198,7 @@ export class SettingsStore {
 
   /** The public role's stored actions, or undefined when never set. */
   async getPublicPermissions(): Promise<string[] | undefined> {
-    const { Item } = await guarded(() => this.db.send(new GetCommand({ TableName: this.tableName, Key: PUBLIC_ROLE_KEY, ConsistentRead: true })))
+    const Item = await this.item(PUBLIC_ROLE_KEY)
     return Item === undefined ? undefined : (Item.permissions as string[])
   }
 

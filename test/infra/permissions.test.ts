@@ -10,7 +10,7 @@ import { actionsOf, indexArn, ofType, statementsOf, synth, tableArn, tableId } f
 // The SDK commands each function's code path sends (transactions need the action of each item they hold).
 const CONTENT_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']
 const ADMIN_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:UpdateItem']
-const LOCALES_ACTIONS = ['dynamodb:GetItem']
+const LOCALES_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem']
 /** What the webhook stream's event source mapping needs to read the table's stream (the stream function's role only). */
 const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']
 const isStreamRead = (statement: any) => actionsOf(statement).every((action) => STREAM_ACTIONS.includes(action))
