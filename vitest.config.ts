@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The long process-level files (*.soak.test.ts: restarts of npm start, writers killed with
+    // SIGKILL, the load run, an import killed and resumed) run in `npm run test:soak` only, which CI
+    // runs after `npm test`: `npm test` stays near 10 minutes on 2 cores.
+    exclude: process.env.TEST_ROUNDS === 'full' ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.soak.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Hang guards, not time limits: a test on a 2-core CI machine, beside the other worker's heavy
     // files, has run 3-8x slower than alone (full runs of 2026-11-27); what is slow is measured by

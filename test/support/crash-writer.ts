@@ -1,4 +1,4 @@
-// A writer process for the crash test (test/integration/crash.test.ts): the app on the test's
+// A writer process for the crash test (test/integration/crash.soak.test.ts): the app on the test's
 // table, PUTting a new non-localized `views` through one locale after another until it is killed.
 // It prints `tx` just before each transaction is sent (`w` before every write call, with
 // ANNOUNCE=writes), so the test can kill it mid-write.
