@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The long process-level files (*.soak.test.ts: restarts of npm start, writers killed with
     // SIGKILL, the load run, an import killed and resumed) run in `npm run test:soak` only, which CI
-    // runs after `npm test`: `npm test` stays near 10 minutes on 2 cores.
+    // runs after `npm test` (about 265 s of test files fewer: 856 s for `npm test` on 2 cores,
+    // 2026-11-29, against 15 to 21 minutes before).
     exclude: process.env.TEST_ROUNDS === 'full' ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.soak.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Hang guards, not time limits: a test on a 2-core CI machine, beside the other worker's heavy

@@ -18,9 +18,9 @@ interface Call { command: string; keys: string[] }
 let calls: Call[]
 let failBatch: boolean
 
-/** A process of its own (caches kept for a minute, as a deployment keeps them) on a client whose calls are counted. */
-function freshProcess() {
-  const db = createDocumentClient({ region: 'us-east-1', endpoint: ctx.endpoint })
+/** A process of its own on `on`'s table (caches kept for a minute, as a deployment keeps them) on a client whose calls are counted. */
+function freshProcess(on: TestContext = ctx) {
+  const db = createDocumentClient({ region: 'us-east-1', endpoint: on.endpoint })
   db.middlewareStack.add((next, context) => async (args) => {
     const input = args.input as { Key?: Record<string, unknown>; RequestItems?: Record<string, { Keys: Record<string, unknown>[] }> }
     const keys = input.Key !== undefined ? [input.Key] : Object.values(input.RequestItems ?? {}).flatMap((request) => request.Keys ?? [])
@@ -29,7 +29,7 @@ function freshProcess() {
     if (failBatch && command === 'BatchGetItem') throw Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' })
     return next(args)
   }, { step: 'initialize', name: 'countCalls' })
-  return createServices(db, { ...ctx.config, cacheTtlMs: 60_000 }, { adminToken: ADMIN_TOKEN, tokenHashSecret: 'x'.repeat(32) }, ctx.services.types)
+  return createServices(db, { ...on.config, cacheTtlMs: 60_000 }, { adminToken: ADMIN_TOKEN, tokenHashSecret: 'x'.repeat(32) }, on.services.types)
 }
 
 beforeEach(() => {
@@ -79,12 +79,7 @@ describe('services.warm (a Lambda function\'s init)', () => {
 
   it('takes an item the call ahead did not find as absent, without reading it again (a table that never stored a registry)', async () => {
     const bare = await createTestContext() // no locale added: its registry is the built-in one, never stored
-    const db = createDocumentClient({ region: 'us-east-1', endpoint: bare.endpoint })
-    db.middlewareStack.add((next, context) => async (args) => {
-      calls.push({ command: (context.commandName ?? '').replace(/Command$/, ''), keys: [] })
-      return next(args)
-    }, { step: 'initialize', name: 'countCalls' })
-    const services = createServices(db, { ...bare.config, cacheTtlMs: 60_000 }, { adminToken: ADMIN_TOKEN, tokenHashSecret: 'x'.repeat(32) }, bare.services.types)
+    const services = freshProcess(bare)
     await services.warm({ indexState: false }) // (a fresh table's first read of the index state writes it)
     expect(calls.map((call) => call.command)).toEqual(['BatchGetItem'])
     expect((await services.locales.list()).map((locale) => locale.code)).toEqual(['en'])
